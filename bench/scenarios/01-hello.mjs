@@ -1,0 +1,8 @@
+// hello world: one GET route
+export default {
+  name: 'hello world',
+  request: { path: '/' },
+  switchyard: (fw) => { const app = fw(); app.get('/', (req, res) => { res.send('Hello World') }); return app },
+  express: (express) => { const app = express(); app.get('/', (req, res) => { res.send('Hello World') }); return app },
+  node: () => (req, res) => { res.setHeader('Content-Type', 'text/html; charset=utf-8'); res.end('Hello World') }
+}

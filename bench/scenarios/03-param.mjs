@@ -1,0 +1,11 @@
+// one parameterised route: /user/:id
+export default {
+  name: '/user/:id param route',
+  request: { path: '/user/12345' },
+  switchyard: (fw) => { const app = fw(); app.get('/user/:id', (req, res) => { res.send('user ' + req.params.id) }); return app },
+  express: (express) => { const app = express(); app.get('/user/:id', (req, res) => { res.send('user ' + req.params.id) }); return app },
+  node: () => (req, res) => {
+    const m = /^\/user\/([^/]+)\/?$/.exec(req.url)
+    res.setHeader('Content-Type', 'text/html; charset=utf-8'); res.end('user ' + decodeURIComponent(m[1]))
+  }
+}

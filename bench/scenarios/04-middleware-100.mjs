@@ -1,0 +1,20 @@
+// 100 pass-through middlewares in front of one route
+function build(app) {
+  for (let i = 0; i < 100; i++) app.use((req, res, next) => { next() })
+  app.get('/', (req, res) => { res.send('ok') })
+  return app
+}
+export default {
+  name: '100 pass-through middlewares',
+  request: { path: '/' },
+  switchyard: (fw) => build(fw()),
+  express: (express) => build(express()),
+  node: () => {
+    const mws = Array.from({ length: 100 }, () => (req, res, next) => next())
+    return (req, res) => {
+      let i = 0
+      const next = () => { if (i < mws.length) mws[i++](req, res, next); else { res.setHeader('Content-Type', 'text/html; charset=utf-8'); res.end('ok') } }
+      next()
+    }
+  }
+}

@@ -1,0 +1,22 @@
+// three nested routers with params: /api/:version/users/:uid/posts/:pid
+function build(lib) {
+  const app = lib()
+  const api = lib.Router({ mergeParams: true })
+  const users = lib.Router({ mergeParams: true })
+  const posts = lib.Router({ mergeParams: true })
+  posts.get('/:pid', (req, res) => { res.send(`${req.params.version} ${req.params.uid} ${req.params.pid}`) })
+  users.use('/:uid/posts', posts)
+  api.use('/users', users)
+  app.use('/api/:version', api)
+  return app
+}
+export default {
+  name: 'three nested routers with params',
+  request: { path: '/api/v1/users/42/posts/7' },
+  switchyard: (fw) => build(fw),
+  express: (express) => build(express),
+  node: () => (req, res) => {
+    const m = /^\/api\/([^/]+)\/users\/([^/]+)\/posts\/([^/]+)$/.exec(req.url)
+    res.setHeader('Content-Type', 'text/html; charset=utf-8'); res.end(`${m[1]} ${m[2]} ${m[3]}`)
+  }
+}
