@@ -27,7 +27,7 @@ for (const name of Object.keys(entries)) {
   const mod = require(`../dist/${name}.cjs`)
   const names = Object.keys(mod).filter((k) => k !== 'default' && /^[A-Za-z_$][\w$]*$/.test(k))
   const lines = [`import fw from './${name}.cjs'`, 'export default fw']
-  for (const k of names) lines.push(`export const ${k} = fw.${k}`)
+  for (const k of names) lines.push(`const _${k} = fw.${k}`, `export { _${k} as ${k} }`)
   writeFileSync(`dist/${name}.mjs`, lines.join('\n') + '\n')
   // ESM declarations: same types as the CommonJS ones
   const dts = readFileSync(`dist/${name}.d.cts`, 'utf8')

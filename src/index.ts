@@ -1,3 +1,67 @@
-// placeholder: the foundation lands here (application + router); see docs/design.md
-const fw: any = function createApplication() { throw new Error('not yet') }
+/**
+ * Switchyard: a fast, typed drop-in for Express 5.
+ *
+ * @example
+ * import fw from 'switchyard'
+ * const app = fw()
+ * app.get('/', (req, res) => { res.send('Hello World') })
+ * app.listen(3000)
+ */
+import { EventEmitter } from 'node:events'
+import { application } from './application'
+import { request } from './request'
+import { response } from './response'
+import { Router as RouterImpl, Route as RouteImpl } from './router/index'
+import { json as jsonImpl, raw as rawImpl, text as textImpl, urlencoded as urlencodedImpl } from './body/index'
+import { serveStatic } from './static'
+import type { Switchyard } from './types/index'
+
+export type * from './types/index'
+
+function mixin(target: object, source: object): void {
+  for (const name of Object.getOwnPropertyNames(source)) {
+    if (Object.prototype.hasOwnProperty.call(target, name)) continue
+    Object.defineProperty(target, name, Object.getOwnPropertyDescriptor(source, name)!)
+  }
+}
+
+/** Create an application: a request handler `(req, res, next?)` for `http.createServer`. */
+function createApplication(): any {
+  const app: any = function (req: any, res: any, next?: any) {
+    app.handle(req, res, next)
+  }
+  mixin(app, EventEmitter.prototype)
+  mixin(app, application)
+  app.request = Object.create(request, { app: { configurable: true, enumerable: true, writable: true, value: app } })
+  app.response = Object.create(response, { app: { configurable: true, enumerable: true, writable: true, value: app } })
+  app.init()
+  return app
+}
+
+const fw = createApplication as unknown as Switchyard
+const api = fw as any
+api.application = application
+api.request = request
+api.response = response
+api.Router = RouterImpl
+api.Route = RouteImpl
+api.json = jsonImpl
+api.raw = rawImpl
+api.text = textImpl
+api.urlencoded = urlencodedImpl
+api.static = serveStatic
+
 export default fw
+/** Create a router. */
+export const Router = fw.Router
+/** The Route class (`router.route(path)` returns one). */
+export const Route = fw.Route
+/** JSON body parser middleware factory. */
+export const json = fw.json
+/** Raw (Buffer) body parser middleware factory. */
+export const raw = fw.raw
+/** Text body parser middleware factory. */
+export const text = fw.text
+/** URL-encoded form body parser middleware factory. */
+export const urlencoded = fw.urlencoded
+export { application, request, response, serveStatic as static }

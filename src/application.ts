@@ -1,0 +1,254 @@
+import { EventEmitter } from 'node:events'
+import http from 'node:http'
+import { resolve } from 'node:path'
+import { Router, methods } from './router/index'
+import { flattenHandlers } from './router/route'
+import { finalHandler } from './final-handler'
+import { View, type Engine } from './view'
+import { compileETag, compileQueryParser, compileTrust } from './utils/compile'
+
+/** Marks that `trust proxy` still has its default value (then a mounted app inherits its parent's). */
+const trustProxyDefault = Symbol('trust proxy default')
+
+type Next = (err?: any) => void
+
+/**
+ * The application prototype, mixed into every function returned by `fw()`.
+ * Settings compile when set (`etag fn`, `query parser fn`, `trust proxy fn`);
+ * the router is created on first access of `app.router`.
+ */
+export const application: Record<string, any> = Object.create(null)
+
+application.init = function init(this: any) {
+  let router: any = null
+  this.cache = Object.create(null)
+  this.engines = Object.create(null)
+  this.settings = Object.create(null)
+  this.defaultConfiguration()
+  Object.defineProperty(this, 'router', {
+    configurable: true,
+    enumerable: true,
+    get() {
+      if (router === null) {
+        router = new (Router as any)({
+          caseSensitive: this.enabled('case sensitive routing'),
+          strict: this.enabled('strict routing')
+        })
+      }
+      return router
+    }
+  })
+}
+
+application.defaultConfiguration = function defaultConfiguration(this: any) {
+  const env = process.env.NODE_ENV || 'development'
+  this.enable('x-powered-by')
+  this.set('etag', 'weak')
+  this.set('env', env)
+  this.set('query parser', 'simple')
+  this.set('subdomain offset', 2)
+  this.set('trust proxy', false)
+  Object.defineProperty(this.settings, trustProxyDefault, { configurable: true, value: true })
+
+  this.on('mount', function onmount(this: any, parent: any) {
+    if (this.settings[trustProxyDefault] === true && typeof parent.settings['trust proxy fn'] === 'function') {
+      delete this.settings['trust proxy']
+      delete this.settings['trust proxy fn']
+    }
+    Object.setPrototypeOf(this.request, parent.request)
+    Object.setPrototypeOf(this.response, parent.response)
+    Object.setPrototypeOf(this.engines, parent.engines)
+    Object.setPrototypeOf(this.settings, parent.settings)
+  })
+
+  this.locals = Object.create(null)
+  this.mountpath = '/'
+  this.locals.settings = this.settings
+  this.set('view', View)
+  this.set('views', resolve('views'))
+  this.set('jsonp callback name', 'callback')
+  if (env === 'production') this.enable('view cache')
+}
+
+/** Handle one request: link req/res, set their prototypes, run the router, then the final handler. */
+application.handle = function handle(this: any, req: any, res: any, callback?: Next) {
+  const app = this
+  const done: Next = callback || ((err?: any) => finalHandler(req, res, err, { env: app.settings.env, onerror: logError.bind(app) }))
+  if (this.settings['x-powered-by']) res.setHeader('X-Powered-By', 'Switchyard')
+  req.res = res
+  res.req = req
+  Object.setPrototypeOf(req, this.request)
+  Object.setPrototypeOf(res, this.response)
+  if (!res.locals) res.locals = Object.create(null)
+  this.router.handle(req, res, done)
+}
+
+function logError(this: any, err: any) {
+  if (this.get('env') !== 'test') console.error(err.stack || err.toString())
+}
+
+/** Mount middleware, routers or sub-apps on an optional path (default '/'). */
+application.use = function use(this: any, ...args: unknown[]) {
+  let offset = 0
+  let path: unknown = '/'
+  const first = args[0]
+  if (typeof first !== 'function') {
+    let arg = first
+    while (Array.isArray(arg) && arg.length !== 0) arg = arg[0]
+    if (typeof arg !== 'function') {
+      offset = 1
+      path = first
+    }
+  }
+  const fns = flattenHandlers(args.slice(offset))
+  if (fns.length === 0) throw new TypeError('app.use() requires a middleware function')
+  const router = this.router
+  for (const fn of fns as any[]) {
+    if (!fn || !fn.handle || !fn.set) {
+      router.use(path, fn)
+      continue
+    }
+    fn.mountpath = path
+    fn.parent = this
+    router.use(path, function mounted_app(req: any, res: any, next: Next) {
+      const orig = req.app
+      fn.handle(req, res, (err?: any) => {
+        Object.setPrototypeOf(req, orig.request)
+        Object.setPrototypeOf(res, orig.response)
+        next(err)
+      })
+    })
+    fn.emit('mount', this)
+  }
+  return this
+}
+
+/** A new route on `path`, to chain method handlers on. */
+application.route = function route(this: any, path: unknown) {
+  return this.router.route(path)
+}
+
+/** Register a template engine for an extension. */
+application.engine = function engine(this: any, ext: string, fn: Engine) {
+  if (typeof fn !== 'function') throw new Error('callback function required')
+  const extension = ext[0] !== '.' ? '.' + ext : ext
+  this.engines[extension] = fn
+  return this
+}
+
+/** Register a parameter trigger for one name or an array of names. */
+application.param = function param(this: any, name: string | string[], fn: any) {
+  if (Array.isArray(name)) {
+    for (const n of name) this.param(n, fn)
+    return this
+  }
+  this.router.param(name, fn)
+  return this
+}
+
+/** Set a setting (compiling etag, query parser and trust proxy), or read it with one argument. */
+application.set = function set(this: any, setting: string, val?: unknown) {
+  if (arguments.length === 1) return this.settings[setting]
+  this.settings[setting] = val
+  switch (setting) {
+    case 'etag':
+      this.set('etag fn', compileETag(val))
+      break
+    case 'query parser':
+      this.set('query parser fn', compileQueryParser(val))
+      break
+    case 'trust proxy':
+      this.set('trust proxy fn', compileTrust(val))
+      Object.defineProperty(this.settings, trustProxyDefault, { configurable: true, value: false })
+      break
+  }
+  return this
+}
+
+/** The app's canonical path: its parents' mount paths joined ('' for the root app). */
+application.path = function path(this: any): string {
+  return this.parent ? this.parent.path() + this.mountpath : ''
+}
+
+application.enabled = function enabled(this: any, setting: string) {
+  return Boolean(this.set(setting))
+}
+
+application.disabled = function disabled(this: any, setting: string) {
+  return !this.set(setting)
+}
+
+application.enable = function enable(this: any, setting: string) {
+  return this.set(setting, true)
+}
+
+application.disable = function disable(this: any, setting: string) {
+  return this.set(setting, false)
+}
+
+for (const method of methods) {
+  application[method] = function (this: any, path: unknown, ...handlers: unknown[]) {
+    if (method === 'get' && arguments.length === 1) return this.set(path)
+    const route = this.route(path)
+    route[method](...handlers)
+    return this
+  }
+}
+
+/** Route every HTTP method of `path` to the handlers. */
+application.all = function all(this: any, path: unknown, ...handlers: unknown[]) {
+  const route = this.route(path)
+  for (const method of methods) route[method](...handlers)
+  return this
+}
+
+/** Render a view to a string: `app.render(name, [locals], callback(err, html))`. */
+application.render = function render(this: any, name: string, options?: any, callback?: any) {
+  let done = callback
+  let opts = options
+  if (typeof options === 'function') {
+    done = options
+    opts = {}
+  }
+  opts = opts || {}
+  const renderOptions = { ...this.locals, ...opts._locals, ...opts }
+  if (renderOptions.cache == null) renderOptions.cache = this.enabled('view cache')
+  let view = renderOptions.cache ? this.cache[name] : undefined
+  if (!view) {
+    const ViewClass = this.get('view')
+    view = new ViewClass(name, { defaultEngine: this.get('view engine'), root: this.get('views'), engines: this.engines })
+    if (!view.path) {
+      const root = view.root
+      const dirs = Array.isArray(root) && root.length > 1
+        ? 'directories "' + root.slice(0, -1).join('", "') + '" or "' + root[root.length - 1] + '"'
+        : 'directory "' + root + '"'
+      const err: any = new Error('Failed to lookup view "' + name + '" in views ' + dirs)
+      err.view = view
+      return done(err)
+    }
+    if (renderOptions.cache) this.cache[name] = view
+  }
+  try {
+    view.render(renderOptions, done)
+  } catch (err) {
+    done(err)
+  }
+}
+
+/** Create an http.Server for the app and listen: same arguments as server.listen. */
+application.listen = function listen(this: any, ...args: any[]) {
+  const server = http.createServer(this)
+  const last = args.length - 1
+  if (typeof args[last] === 'function') {
+    const cb = args[last]
+    let called = false
+    const once = function (this: unknown, ...a: unknown[]) {
+      if (called) return
+      called = true
+      return cb.apply(this, a)
+    }
+    args[last] = once
+    server.once('error', once)
+  }
+  return server.listen(...args)
+}

@@ -1,0 +1,103 @@
+import escapeHtml from 'escape-html'
+import encodeUrl from 'encodeurl'
+import onFinished from 'on-finished'
+import parseUrl from 'parseurl'
+import statuses from 'statuses'
+
+/** Options of the default final handler. */
+export interface FinalOptions {
+  env: string
+  onerror?: (err: any, req: any, res: any) => void
+}
+
+function errorStatus(err: any): number | undefined {
+  if (typeof err.status === 'number' && err.status >= 400 && err.status < 600) return err.status
+  if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 600) return err.statusCode
+  return undefined
+}
+
+function responseStatus(res: any): number {
+  const status = res.statusCode
+  return typeof status !== 'number' || status < 400 || status > 599 ? 500 : status
+}
+
+function errorMessage(err: any, status: number, env: string): string {
+  let msg: string | undefined
+  if (env !== 'production') {
+    msg = err.stack
+    if (!msg && typeof err.toString === 'function') msg = err.toString()
+  }
+  return msg || (statuses.message[status] as string)
+}
+
+function resourceName(req: any): string {
+  try {
+    return parseUrl.original(req)?.pathname ?? 'resource'
+  } catch {
+    return 'resource'
+  }
+}
+
+function htmlDocument(message: string): string {
+  const body = escapeHtml(message).replace(/\n/g, '<br>').replace(/\x20{2}/g, ' &nbsp;')
+  return '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>' + body + '</pre>\n</body>\n</html>\n'
+}
+
+function headersSent(res: any): boolean {
+  return typeof res.headersSent !== 'boolean' ? Boolean(res._header) : res.headersSent
+}
+
+function write(req: any, res: any, status: number, headers: Record<string, unknown> | undefined, message: string): void {
+  const body = htmlDocument(message)
+  res.statusCode = status
+  if (req.httpVersionMajor < 2) res.statusMessage = statuses.message[status]
+  res.removeHeader('Content-Encoding')
+  res.removeHeader('Content-Language')
+  res.removeHeader('Content-Range')
+  if (headers) for (const key of Object.keys(headers)) res.setHeader(key, headers[key])
+  res.setHeader('Content-Security-Policy', "default-src 'none'")
+  res.setHeader('X-Content-Type-Options', 'nosniff')
+  res.setHeader('Content-Type', 'text/html; charset=utf-8')
+  res.setHeader('Content-Length', Buffer.byteLength(body, 'utf8'))
+  if (req.method === 'HEAD') res.end()
+  else res.end(body, 'utf8')
+}
+
+/**
+ * The default last step of an app: 404 `Cannot METHOD /path` when nothing
+ * answered, or an HTML error page for `err` (status from err.status or
+ * err.statusCode, headers from err.headers, the stack outside production).
+ * When headers were already sent, the socket is destroyed.
+ */
+export function finalHandler(req: any, res: any, err: any, options: FinalOptions): void {
+  let status: number
+  let headers: Record<string, unknown> | undefined
+  let msg: string
+  if (!err && headersSent(res)) return
+  if (err) {
+    const fromError = errorStatus(err)
+    if (fromError === undefined) {
+      status = responseStatus(res)
+    } else {
+      status = fromError
+      headers = err.headers && typeof err.headers === 'object' ? { ...err.headers } : undefined
+    }
+    msg = errorMessage(err, status, options.env)
+  } else {
+    status = 404
+    msg = 'Cannot ' + req.method + ' ' + encodeUrl(resourceName(req))
+  }
+  if (err && options.onerror) setImmediate(options.onerror, err, req, res)
+  if (headersSent(res)) {
+    req.socket?.destroy()
+    return
+  }
+  if (onFinished.isFinished(req)) {
+    write(req, res, status, headers, msg)
+    return
+  }
+  // drain the request body before answering, so keep-alive stays usable
+  req.unpipe()
+  onFinished(req, () => write(req, res, status, headers, msg))
+  req.resume()
+}

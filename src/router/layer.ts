@@ -1,0 +1,251 @@
+import { match as compileMatch, parse as parsePattern } from 'path-to-regexp'
+import type { Route } from './route'
+
+/** Any request handler or error handler the router accepts. */
+export type Handler = (...args: any[]) => any
+
+/** What a matcher returns for a matching path. */
+export interface MatchResult {
+  /** the part of the path that matched (the text, not the pattern) */
+  path: string
+  /** the captured parameters, URI-decoded */
+  params: Record<string, any>
+}
+
+/** Options a Layer compiles its matcher with. */
+export interface LayerOptions {
+  sensitive?: boolean
+  strict?: boolean
+  end?: boolean
+}
+
+type Matcher = (path: string) => MatchResult | false
+
+const TRAILING_SLASHES = /\/+$/
+
+/**
+ * A layer: one compiled path matcher and one handler. Compiled once, in the
+ * constructor; `match` returns its result and never stores per-request state.
+ */
+export class Layer {
+  handle: Handler
+  name: string
+  /** the route, for layers created by `router.route()` */
+  route: Route | undefined = undefined
+  /** the method, for layers inside a Route's stack (undefined = all) */
+  method: string | undefined = undefined
+  /** the raw path given at registration */
+  readonly pathPattern: unknown
+  readonly matchers: Matcher[]
+  /** true for a non-ending layer on '/': matches every path without a regexp */
+  readonly slash: boolean
+  /**
+   * When every path of this layer is a plain string without parameters: the
+   * literal paths (lower-cased unless case-sensitive, trailing slashes loosened
+   * unless strict), so the router can compare strings instead of running a regexp.
+   */
+  readonly literals: string[] | undefined
+  readonly sensitive: boolean
+  readonly strict: boolean
+  readonly end: boolean
+
+  constructor(path: unknown, options: LayerOptions, fn: Handler) {
+    this.handle = fn
+    this.name = fn.name || '<anonymous>'
+    this.pathPattern = path
+    this.sensitive = Boolean(options.sensitive)
+    this.strict = Boolean(options.strict)
+    this.end = Boolean(options.end)
+    this.slash = path === '/' && !this.end
+    const paths = Array.isArray(path) ? path : [path]
+    this.matchers = paths.map((p) => this.#compile(p))
+    this.literals = this.slash ? undefined : literalsOf(paths, this.sensitive, this.strict)
+  }
+
+  /**
+   * Match `path` against this layer. Returns the match, or null. Throws (with
+   * `status` 400) when a captured parameter is not valid percent-encoding.
+   */
+  match(path: string): MatchResult | null {
+    if (this.slash) return { path: '', params: {} }
+    const matchers = this.matchers
+    for (let i = 0; i < matchers.length; i++) {
+      const m = matchers[i](path)
+      if (m) return m
+    }
+    return null
+  }
+
+  #compile(path: unknown): Matcher {
+    if (path instanceof RegExp) return regexpMatcher(path)
+    if (typeof path !== 'string') throw new TypeError('argument path must be a string, a regular expression, or an array of these')
+    const literal = staticLiteral(path, this.strict)
+    if (literal !== undefined) {
+      return this.end
+        ? exactMatcher(literal, this.sensitive, this.strict)
+        : prefixMatcher(literal, this.sensitive)
+    }
+    const fn = compileMatch(this.strict ? path : loosen(path), {
+      sensitive: this.sensitive,
+      end: this.end,
+      trailing: !this.strict,
+      decode: decodeParam
+    })
+    return fn as Matcher
+  }
+}
+
+/** Remove trailing slashes unless the path is '/' (non-strict matching allows one back). */
+function loosen(path: string): string {
+  return path === '/' ? path : path.replace(TRAILING_SLASHES, '')
+}
+
+/**
+ * The literal text of `path` when it has no parameter, wildcard or optional
+ * part, else undefined. Paths with non-ASCII characters are left to the
+ * regexp, whose case folding differs from String#toLowerCase.
+ */
+function staticLiteral(path: string, strict: boolean): string | undefined {
+  const data = parsePattern(path) // throws for invalid patterns, like the regexp compiler
+  let text = ''
+  for (const token of data.tokens) {
+    if (token.type !== 'text') return undefined
+    text += token.value
+  }
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7e) return undefined
+  return strict ? text : loosen(text)
+}
+
+function literalsOf(paths: unknown[], sensitive: boolean, strict: boolean): string[] | undefined {
+  const out: string[] = []
+  for (const p of paths) {
+    if (typeof p !== 'string') return undefined
+    const literal = staticLiteral(p, strict)
+    if (literal === undefined || literal === '') return undefined
+    out.push(sensitive ? literal : literal.toLowerCase())
+  }
+  return out
+}
+
+/** Compare `str` from `offset` with `lit` (lower-case ASCII unless sensitive), as a non-unicode /i regexp would. */
+function sameText(str: string, offset: number, lit: string, sensitive: boolean): boolean {
+  for (let i = 0; i < lit.length; i++) {
+    const a = str.charCodeAt(offset + i)
+    const b = lit.charCodeAt(i)
+    if (a === b) continue
+    if (sensitive) return false
+    // ASCII letters only: b is already lower case
+    if (a >= 0x41 && a <= 0x5a && (a | 0x20) === b) continue
+    return false
+  }
+  return true
+}
+
+/** A route path without parameters: equal, or (not strict) equal plus one trailing slash. */
+function exactMatcher(literal: string, sensitive: boolean, strict: boolean): Matcher {
+  const lit = sensitive ? literal : literal.toLowerCase()
+  const n = lit.length
+  return (path) => {
+    const len = path.length
+    if (len === n || (!strict && len === n + 1 && path.charCodeAt(n) === 0x2f)) {
+      if (sameText(path, 0, lit, sensitive)) return { path, params: {} }
+    }
+    return false
+  }
+}
+
+/** A `use` path without parameters: a prefix that ends on a segment boundary. */
+function prefixMatcher(literal: string, sensitive: boolean): Matcher {
+  const lit = sensitive ? literal : literal.toLowerCase()
+  const n = lit.length
+  return (path) => {
+    const len = path.length
+    if (len < n || !sameText(path, 0, lit, sensitive)) return false
+    if (len === n) return { path, params: {} }
+    if (path.charCodeAt(n) !== 0x2f) return false
+    // a single trailing slash at the very end belongs to the match
+    return { path: len === n + 1 ? path : path.slice(0, n), params: {} }
+  }
+}
+
+/** Parameter names of a regular expression: named groups by name, others by index. */
+function regexpKeys(source: string): Array<string | number> {
+  const keys: Array<string | number> = []
+  let index = 0
+  let inClass = false
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]
+    if (c === '\\') { i++; continue }
+    if (inClass) { if (c === ']') inClass = false; continue }
+    if (c === '[') { inClass = true; continue }
+    if (c !== '(') continue
+    if (source[i + 1] !== '?') { keys.push(index++); continue }
+    if (source[i + 2] === '<' && source[i + 3] !== '=' && source[i + 3] !== '!') {
+      const close = source.indexOf('>', i + 3)
+      keys.push(source.slice(i + 3, close))
+    }
+  }
+  return keys
+}
+
+function regexpMatcher(re: RegExp): Matcher {
+  const keys = regexpKeys(re.source)
+  return (path) => {
+    re.lastIndex = 0
+    const m = re.exec(path)
+    if (!m) return false
+    const params: Record<string, any> = {}
+    for (let i = 1; i < m.length; i++) {
+      const val = decodeParam(m[i])
+      if (val !== undefined) params[keys[i - 1] ?? i - 1] = val
+    }
+    return { path: m[0], params }
+  }
+}
+
+/** decodeURIComponent, with a 400 error naming the parameter when it is not valid. */
+export function decodeParam(val: string): string {
+  if (typeof val !== 'string' || val.length === 0) return val
+  if (val.indexOf('%') === -1) return val
+  try {
+    return decodeURIComponent(val)
+  } catch (err) {
+    if (err instanceof URIError) {
+      err.message = `Failed to decode param '${val}'`
+      ;(err as URIError & { status: number }).status = 400
+    }
+    throw err
+  }
+}
+
+/** Call a request handler: arity > 3 is skipped; a throw or a rejected promise goes to next. */
+export function handleRequest(fn: Handler, req: any, res: any, next: (err?: any) => void): void {
+  if (fn.length > 3) {
+    next()
+    return
+  }
+  try {
+    const ret = fn(req, res, next)
+    if (ret !== undefined && ret !== null && typeof ret.then === 'function') {
+      ret.then(null, (err: unknown) => next(err))
+    }
+  } catch (err) {
+    next(err)
+  }
+}
+
+/** Call an error handler (arity 4 only; others pass the error on). */
+export function handleError(fn: Handler, err: any, req: any, res: any, next: (err?: any) => void): void {
+  if (fn.length !== 4) {
+    next(err)
+    return
+  }
+  try {
+    const ret = fn(err, req, res, next)
+    if (ret !== undefined && ret !== null && typeof ret.then === 'function') {
+      ret.then(null, (e: unknown) => next(e))
+    }
+  } catch (e) {
+    next(e)
+  }
+}

@@ -1,0 +1,122 @@
+import { Layer, handleError, handleRequest, type Handler } from './layer'
+import { methods } from './methods'
+
+type Next = (err?: any) => void
+
+function flattenHandlers(args: unknown[], out: unknown[] = []): unknown[] {
+  for (const a of args) {
+    if (Array.isArray(a)) flattenHandlers(a, out)
+    else out.push(a)
+  }
+  return out
+}
+
+/**
+ * A single path with per-method handler lists, created by `router.route(path)`.
+ * GET handlers also answer HEAD when the route has no HEAD handler.
+ */
+export class Route {
+  path: unknown
+  stack: Layer[] = []
+  /** methods with at least one handler (lower-case; `_all` for `.all()`) */
+  methods: Record<string, boolean> = Object.create(null)
+
+  constructor(path: unknown) {
+    this.path = path
+  }
+
+  /** Does this route have a handler for `method` (HEAD counts as GET when no HEAD handler)? */
+  _handlesMethod(method: string): boolean {
+    if (this.methods._all) return true
+    let name = typeof method === 'string' ? method.toLowerCase() : method
+    if (name === 'head' && !this.methods.head) name = 'get'
+    return Boolean(this.methods[name])
+  }
+
+  /** The upper-case methods this route answers (HEAD added when GET is there). */
+  _methods(): string[] {
+    const list = Object.keys(this.methods)
+    if (this.methods.get && !this.methods.head) list.push('head')
+    for (let i = 0; i < list.length; i++) list[i] = list[i].toUpperCase()
+    return list
+  }
+
+  /** Run the handlers for req.method in order; `next('route')` leaves the route. */
+  dispatch(req: any, res: any, done: Next): void {
+    const stack = this.stack
+    if (stack.length === 0) {
+      done()
+      return
+    }
+    let method = typeof req.method === 'string' ? req.method.toLowerCase() : req.method
+    if (method === 'head' && !this.methods.head) method = 'get'
+    req.route = this
+
+    // one handler: the router's continuation already means the same as ours
+    if (stack.length === 1) {
+      const layer = stack[0]
+      if (layer.method === undefined || layer.method === method) handleRequest(layer.handle, req, res, done)
+      else done()
+      return
+    }
+
+    let idx = 0
+    let sync = 0
+    const next: Next = (err) => {
+      if (err === 'route') return done()
+      if (err === 'router') return done(err)
+      if (idx >= stack.length) return done(err)
+      if (++sync > 100) {
+        setImmediate(next, err)
+        return
+      }
+      let layer: Layer | undefined
+      while (idx < stack.length) {
+        const candidate = stack[idx++]
+        if (candidate.method === undefined || candidate.method === method) {
+          layer = candidate
+          break
+        }
+      }
+      if (layer === undefined) return done(err)
+      if (err) handleError(layer.handle, err, req, res, next)
+      else handleRequest(layer.handle, req, res, next)
+      sync = 0
+    }
+    next()
+  }
+
+  /** Handlers for every method. */
+  all(...handlers: unknown[]): this {
+    return this.#add(undefined, 'all', handlers)
+  }
+
+  #add(method: string | undefined, label: string, handlers: unknown[]): this {
+    const callbacks = flattenHandlers(handlers)
+    if (callbacks.length === 0) throw new TypeError('argument handler is required')
+    for (const fn of callbacks) {
+      if (typeof fn !== 'function') {
+        throw new TypeError(`argument handler must be a function (Route.${label}() got ${describe(fn)})`)
+      }
+      const layer = new Layer('/', {}, fn as Handler)
+      layer.method = method
+      this.methods[method ?? '_all'] = true
+      this.stack.push(layer)
+    }
+    return this
+  }
+
+  static {
+    for (const method of methods) {
+      ;(Route.prototype as any)[method] = function (this: Route, ...handlers: unknown[]) {
+        return this.#add(method, method, handlers)
+      }
+    }
+  }
+}
+
+function describe(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`
+}
+
+export { flattenHandlers }

@@ -1,0 +1,68 @@
+import { parse as parseQuerystring } from 'node:querystring'
+import etag from 'etag'
+import proxyaddr from 'proxy-addr'
+import qs from 'qs'
+
+/** An ETag generator as stored in the `etag fn` setting. */
+export type ETagFn = (body: string | Buffer, encoding?: BufferEncoding) => string
+/** A query-string parser as stored in the `query parser fn` setting. */
+export type QueryParserFn = (str: string) => Record<string, unknown>
+/** A proxy trust test as stored in the `trust proxy fn` setting. */
+export type TrustFn = (addr: string, i: number) => boolean
+
+function generator(weak: boolean): ETagFn {
+  return function generateETag(body, encoding) {
+    const buf = Buffer.isBuffer(body) ? body : Buffer.from(body, encoding)
+    return etag(buf, { weak })
+  }
+}
+
+/** Weak ETag of a body (the default `etag` setting). */
+export const weakETag: ETagFn = generator(true)
+/** Strong ETag of a body. */
+export const strongETag: ETagFn = generator(false)
+
+/** Compile the `etag` setting (true/'weak', 'strong', false, or a function). */
+export function compileETag(val: unknown): ETagFn | undefined {
+  if (typeof val === 'function') return val as ETagFn
+  switch (val) {
+    case true:
+    case 'weak':
+      return weakETag
+    case false:
+      return undefined
+    case 'strong':
+      return strongETag
+    default:
+      throw new TypeError('unknown value for etag function: ' + String(val))
+  }
+}
+
+function parseExtended(str: string): Record<string, unknown> {
+  return qs.parse(str, { allowPrototypes: true })
+}
+
+/** Compile the `query parser` setting (true/'simple', 'extended', false, or a function). */
+export function compileQueryParser(val: unknown): QueryParserFn | undefined {
+  if (typeof val === 'function') return val as QueryParserFn
+  switch (val) {
+    case true:
+    case 'simple':
+      return parseQuerystring as QueryParserFn
+    case false:
+      return undefined
+    case 'extended':
+      return parseExtended
+    default:
+      throw new TypeError('unknown value for query parser function: ' + String(val))
+  }
+}
+
+/** Compile the `trust proxy` setting (boolean, hop count, address list, or a function). */
+export function compileTrust(val: unknown): TrustFn {
+  if (typeof val === 'function') return val as TrustFn
+  if (val === true) return () => true
+  if (typeof val === 'number') return (_addr, i) => i < val
+  const list = typeof val === 'string' ? val.split(',').map((v) => v.trim()) : val
+  return proxyaddr.compile((list as string[]) || [])
+}

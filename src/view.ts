@@ -1,0 +1,99 @@
+import { statSync, type Stats } from 'node:fs'
+import { basename, dirname, extname, join, resolve } from 'node:path'
+import { createRequire } from 'node:module'
+
+/** A template engine: `(path, options, callback(err, html))`, the `__express` signature. */
+export type Engine = (path: string, options: object, callback: (err: Error | null, html?: string) => void) => void
+
+/** Options a View is created with by `app.render`. */
+export interface ViewOptions {
+  defaultEngine?: string
+  root: string | string[]
+  engines: Record<string, Engine>
+}
+
+function tryStat(path: string): Stats | undefined {
+  try {
+    return statSync(path)
+  } catch {
+    return undefined
+  }
+}
+
+/** Load a template engine module by name: from the app's working directory first, then from here. */
+function loadEngineModule(name: string): any {
+  try {
+    return createRequire(join(process.cwd(), 'noop.js'))(name)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND' || typeof require !== 'function') throw err
+    return require(name)
+  }
+}
+
+/**
+ * A view: a template name resolved to a file under the `views` directories,
+ * rendered with the engine registered (or loaded) for its extension.
+ */
+export class View {
+  defaultEngine: string | undefined
+  ext: string
+  name: string
+  root: string | string[]
+  engine: Engine
+  path: string | undefined
+
+  constructor(name: string, options: ViewOptions) {
+    this.defaultEngine = options.defaultEngine
+    this.ext = extname(name)
+    this.name = name
+    this.root = options.root
+    if (!this.ext && !this.defaultEngine) throw new Error('No default engine was specified and no extension was provided.')
+    let fileName = name
+    if (!this.ext) {
+      const engine = this.defaultEngine as string
+      this.ext = engine[0] !== '.' ? '.' + engine : engine
+      fileName += this.ext
+    }
+    if (!options.engines[this.ext]) {
+      const mod = this.ext.slice(1)
+      const fn = loadEngineModule(mod).__express
+      if (typeof fn !== 'function') throw new Error('Module "' + mod + '" does not provide a view engine.')
+      options.engines[this.ext] = fn
+    }
+    this.engine = options.engines[this.ext]
+    this.path = this.lookup(fileName)
+  }
+
+  /** The first existing file for `name` under the roots, in order. */
+  lookup(name: string): string | undefined {
+    const roots = ([] as string[]).concat(this.root)
+    let path: string | undefined
+    for (let i = 0; i < roots.length && !path; i++) {
+      const loc = resolve(roots[i], name)
+      path = this.resolve(dirname(loc), basename(loc))
+    }
+    return path
+  }
+
+  /** `dir/file` or `dir/<file without ext>/index.<ext>`, whichever is a file. */
+  resolve(dir: string, file: string): string | undefined {
+    const ext = this.ext
+    let path = join(dir, file)
+    let stat = tryStat(path)
+    if (stat && stat.isFile()) return path
+    path = join(dir, basename(file, ext), 'index' + ext)
+    stat = tryStat(path)
+    if (stat && stat.isFile()) return path
+    return undefined
+  }
+
+  /** Render with the engine; the callback is always called asynchronously. */
+  render(options: object, callback: (err: Error | null, html?: string) => void): void {
+    let sync = true
+    this.engine(this.path as string, options, function onRender(this: unknown, ...args: any[]) {
+      if (!sync) return (callback as any).apply(this, args)
+      process.nextTick(() => (callback as any).apply(this, args))
+    })
+    sync = false
+  }
+}
