@@ -1,0 +1,267 @@
+// The request prototype: every `req` handed to a middleware inherits from
+// `app.request`, which inherits from `request` below, which inherits from
+// `http.IncomingMessage.prototype`. Methods are plain functions and computed
+// properties are lazy getters on this prototype, so a request pays only for
+// what its handlers read. Nothing here caches per request except what the
+// dependencies already cache (`parseurl` keeps `req._parsedUrl`).
+import http from 'node:http'
+import { isIP } from 'node:net'
+import accepts from 'accepts'
+import fresh from 'fresh'
+import parseRange from 'range-parser'
+import parseurl from 'parseurl'
+import proxyaddr from 'proxy-addr'
+import typeis from 'type-is'
+
+/** A compiled `trust proxy` setting: is the address at hop `i` trusted? */
+export type TrustFn = (addr: string, i: number) => boolean
+
+/** A compiled `query parser` setting: raw query string in, query object out. */
+export type QueryParserFn = (str: string | null) => Record<string, unknown>
+
+/** What the request needs from its application: read (compiled) settings. */
+export interface RequestApp {
+  get(setting: string): any
+}
+
+/** The result of `req.range()`: the ranges plus the unit they are in. */
+export type RequestRanges = parseRange.Ranges
+
+/** Options of `req.range(size, options)`. */
+export interface RangeOptions {
+  /** Merge overlapping and adjacent ranges into one. */
+  combine?: boolean
+}
+
+/**
+ * The Express-5-compatible request: an `http.IncomingMessage` plus the
+ * members below. Properties set by the router or by other middleware
+ * (`baseUrl`, `originalUrl`, `params`, `route`, `body`, `cookies`, ...) are
+ * declared here so handlers are typed, but they live on each request object.
+ */
+export interface Request extends http.IncomingMessage {
+  app: RequestApp & Record<string, any>
+  res?: http.ServerResponse & Record<string, any>
+  baseUrl: string
+  originalUrl: string
+  params: Record<string, any>
+  route?: any
+  body?: any
+  cookies?: Record<string, any>
+  signedCookies?: Record<string, any>
+  next?: (err?: unknown) => void
+  readonly query: Record<string, any>
+  readonly path: string | undefined
+  readonly protocol: string
+  readonly secure: boolean
+  readonly ip: string | undefined
+  readonly ips: string[]
+  readonly subdomains: string[]
+  readonly host: string | undefined
+  readonly hostname: string | undefined
+  readonly fresh: boolean
+  readonly stale: boolean
+  readonly xhr: boolean
+  get(name: 'set-cookie' | 'Set-Cookie'): string[] | undefined
+  get(name: string): string | undefined
+  header(name: 'set-cookie' | 'Set-Cookie'): string[] | undefined
+  header(name: string): string | undefined
+  accepts(): string[]
+  accepts(...types: Array<string | string[]>): string | false
+  acceptsEncodings(): string[]
+  acceptsEncodings(...encodings: Array<string | string[]>): string | false
+  acceptsCharsets(): string[]
+  acceptsCharsets(...charsets: Array<string | string[]>): string | false
+  acceptsLanguages(): string[]
+  acceptsLanguages(...languages: Array<string | string[]>): string | false
+  is(...types: Array<string | string[]>): string | false | null
+  range(size: number, options?: RangeOptions): RequestRanges | -1 | -2 | undefined
+  [key: string]: any
+}
+
+/**
+ * The request prototype shared by every application (`fw.request`). Each
+ * application derives its own `app.request` from it; properties added to
+ * either show on every request of the apps concerned.
+ *
+ * @example
+ * fw.request.isJson = function () { return this.is('json') === 'json' }
+ */
+export const request: Request = Object.create(http.IncomingMessage.prototype)
+
+// ---------------------------------------------------------------------------
+// Methods
+
+/**
+ * Read a request header, case-insensitively; `Referer` and `Referrer` are
+ * the same header. Throws a TypeError for a missing or non-string name.
+ */
+function header(this: Request, name: string): any {
+  if (!name) throw new TypeError('name argument is required to req.get')
+  if (typeof name !== 'string') throw new TypeError('name must be a string to req.get')
+  const key = name.toLowerCase()
+  const headers = this.headers
+  if (key === 'referer' || key === 'referrer') return headers.referrer || headers.referer
+  return headers[key]
+}
+request.get = request.header = header as Request['get']
+
+/** Best type for the response per the `Accept` header, or false. */
+request.accepts = function acceptsTypes(this: Request, ...types: any[]): any {
+  const negotiator = accepts(this)
+  return negotiator.types.apply(negotiator, types)
+} as Request['accepts']
+
+/** First encoding accepted per `Accept-Encoding`, or false. */
+request.acceptsEncodings = function acceptsEncodings(this: Request, ...encodings: any[]): any {
+  const negotiator = accepts(this)
+  return negotiator.encodings.apply(negotiator, encodings)
+} as Request['acceptsEncodings']
+
+/** First charset accepted per `Accept-Charset`, or false. */
+request.acceptsCharsets = function acceptsCharsets(this: Request, ...charsets: any[]): any {
+  const negotiator = accepts(this)
+  return negotiator.charsets.apply(negotiator, charsets)
+} as Request['acceptsCharsets']
+
+/** First language accepted per `Accept-Language`, or false; no argument: all of them. */
+request.acceptsLanguages = function acceptsLanguages(this: Request, ...languages: any[]): any {
+  const negotiator = accepts(this)
+  return negotiator.languages.apply(negotiator, languages)
+} as Request['acceptsLanguages']
+
+/**
+ * The type among `types` matching the request's `Content-Type`: the type
+ * (as given, or the full media type for wildcards and extensions), false
+ * when none matches, null when the request has no body.
+ */
+request.is = function is(this: Request, ...types: any[]): any {
+  const list = Array.isArray(types[0]) ? types[0] : types
+  return typeis(this, list)
+} as Request['is']
+
+/**
+ * Parse the `Range` header for a resource of `size` bytes: an array of
+ * `{ start, end }` with a `type` property, -1 when unsatisfiable, -2 when
+ * malformed, undefined without a `Range` header.
+ */
+request.range = function range(this: Request, size: number, options?: RangeOptions) {
+  const value = this.get('Range')
+  if (!value) return undefined
+  return parseRange(size, value, options)
+}
+
+// ---------------------------------------------------------------------------
+// Lazy properties
+
+/** Define a lazy, enumerable, configurable getter on the prototype. */
+function defineGetter<T>(name: string, get: (this: Request) => T): void {
+  Object.defineProperty(request, name, { configurable: true, enumerable: true, get })
+}
+
+/** The application's compiled `trust proxy` function. */
+function trustFn(req: Request): TrustFn {
+  return req.app.get('trust proxy fn')
+}
+
+/** The address of the peer that opened the connection. */
+function remoteAddress(req: Request): string | undefined {
+  return req.socket ? req.socket.remoteAddress : undefined
+}
+
+/** Does the application trust the direct peer (hop 0) to forward headers? */
+function peerTrusted(req: Request): boolean {
+  return trustFn(req)(remoteAddress(req) as string, 0)
+}
+
+/** First entry of a comma-separated header value, trimmed on both sides or only at its end. */
+function firstEntry(value: string, trimStart: boolean): string {
+  const comma = value.indexOf(',')
+  const first = comma === -1 ? value : value.slice(0, comma)
+  return trimStart ? first.trim() : first.trimEnd()
+}
+
+/** The first value when a header arrived as an array (only `set-cookie` does). */
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value
+}
+
+defineGetter('query', function query() {
+  const parse: QueryParserFn | undefined = this.app.get('query parser fn')
+  if (!parse) return Object.create(null)
+  const url = parseurl(this)
+  return parse(url ? (url.query as string | null) : null)
+})
+
+defineGetter('path', function path() {
+  const url = parseurl(this)
+  return url ? (url.pathname ?? undefined) : undefined
+})
+
+defineGetter('protocol', function protocol() {
+  const direct = (this.socket as { encrypted?: boolean } | null)?.encrypted ? 'https' : 'http'
+  if (!peerTrusted(this)) return direct
+  const forwarded = single(this.headers['x-forwarded-proto']) || direct
+  return firstEntry(forwarded, true)
+})
+
+defineGetter('secure', function secure() {
+  return this.protocol === 'https'
+})
+
+defineGetter('ip', function ip() {
+  return proxyaddr(this, trustFn(this))
+})
+
+defineGetter('ips', function ips() {
+  const addrs = proxyaddr.all(this, trustFn(this))
+  // proxy-addr lists the socket address first; `ips` is client-first, without it
+  addrs.reverse().pop()
+  return addrs
+})
+
+defineGetter('host', function host() {
+  let value = single(this.headers['x-forwarded-host'])
+  if (!value || !peerTrusted(this)) value = single(this.headers.host)
+  else if (value.indexOf(',') !== -1) value = firstEntry(value, false)
+  return value || undefined
+})
+
+defineGetter('hostname', function hostname() {
+  const host = this.host
+  if (!host) return undefined
+  // an IPv6 literal keeps its brackets: look for the port after the ']'
+  const from = host[0] === '[' ? host.indexOf(']') + 1 : 0
+  const colon = host.indexOf(':', from)
+  return colon === -1 ? host : host.slice(0, colon)
+})
+
+defineGetter('subdomains', function subdomains() {
+  const hostname = this.hostname
+  if (!hostname) return []
+  const offset: number = this.app.get('subdomain offset')
+  const parts = isIP(hostname) ? [hostname] : hostname.split('.').reverse()
+  return parts.slice(offset)
+})
+
+defineGetter('fresh', function isFresh() {
+  const method = this.method
+  if (method !== 'GET' && method !== 'HEAD') return false
+  const res = this.res
+  if (!res) return false
+  const status = res.statusCode
+  if ((status < 200 || status >= 300) && status !== 304) return false
+  return fresh(this.headers, {
+    etag: res.getHeader('ETag'),
+    'last-modified': res.getHeader('Last-Modified')
+  })
+})
+
+defineGetter('stale', function stale() {
+  return !this.fresh
+})
+
+defineGetter('xhr', function xhr() {
+  const value = single(this.headers['x-requested-with'])
+  return typeof value === 'string' && value.toLowerCase() === 'xmlhttprequest'
+})
