@@ -1,0 +1,550 @@
+// The response prototype: every `res` handed to a middleware inherits from
+// `app.response`, which inherits from `response` below, which inherits from
+// `http.ServerResponse.prototype`. The methods are Express 5's; the heavier
+// pieces (Content-Type rules, JSON, cookies, file transfer) live in
+// src/utils/res-*.ts, and `res.send` is split into small private steps.
+import http from 'node:http'
+import { extname } from 'node:path'
+import { create as contentDisposition } from 'content-disposition'
+import encodeUrl from 'encodeurl'
+import escapeHtml from 'escape-html'
+import createError from 'http-errors'
+import statuses from 'statuses'
+import vary from 'vary'
+import type { Request } from './request'
+import { clearingOptions, serializeCookie, type CookieOptions } from './utils/res-cookie'
+import {
+  downloadArgs, downloadTransfer, sendFilePath, transferFile,
+  type SendFileCallback, type SendFileOptions
+} from './utils/res-file'
+import { jsonpBody, stringifyJson } from './utils/res-json'
+import { formatKeyType, normaliseContentType, typeFromName, withUtf8Charset } from './utils/res-type'
+
+export type { CookieOptions } from './utils/res-cookie'
+export type { SendFileCallback, SendFileOptions } from './utils/res-file'
+
+/** What the response needs from its application. */
+export interface ResponseApp {
+  get(setting: string): any
+  render(view: string, options: Record<string, any>, callback: (err: Error | null, html?: string) => void): void
+}
+
+/** A header value as `res.set` accepts it (converted with `String`). */
+export type HeaderValue = string | number | boolean | ReadonlyArray<string | number | boolean>
+
+/** A `res.format` map: media types or extension names to handlers, plus `default`. */
+export type FormatHandlers = Record<string, (req: Request, res: Response, next: (err?: unknown) => void) => void>
+
+/** The `res.render` callback. */
+export type RenderCallback = (err: Error | null, html?: string) => void
+
+/**
+ * The Express-5-compatible response: an `http.ServerResponse` plus the
+ * members below. `app`, `req` and `locals` are attached per application and
+ * per request.
+ */
+export interface Response extends http.ServerResponse<Request> {
+  app: ResponseApp & Record<string, any>
+  req: Request
+  locals: Record<string, any>
+  status(code: number): this
+  sendStatus(code: number): this
+  set(field: string, value: HeaderValue): this
+  set(fields: Record<string, HeaderValue>): this
+  header(field: string, value: HeaderValue): this
+  header(fields: Record<string, HeaderValue>): this
+  get(field: string): number | string | string[] | undefined
+  append(field: string, value?: string | string[]): this
+  vary(field: string | string[]): this
+  type(type: string): this
+  contentType(type: string): this
+  links(links: Record<string, string | string[]>): this
+  location(url: string): this
+  redirect(url: string): void
+  redirect(status: number, url: string): void
+  attachment(filename?: string): this
+  cookie(name: string, value: unknown, options?: CookieOptions): this
+  clearCookie(name: string, options?: CookieOptions): this
+  send(body?: unknown): this
+  json(body?: unknown): this
+  jsonp(body?: unknown): this
+  format(handlers: FormatHandlers): this
+  render(view: string, locals?: Record<string, any> | RenderCallback, callback?: RenderCallback): void
+  sendFile(path: string, options?: SendFileOptions | SendFileCallback, callback?: SendFileCallback): void
+  download(path: string, filename?: string | SendFileOptions | SendFileCallback | null,
+    options?: SendFileOptions | SendFileCallback | null, callback?: SendFileCallback): void
+}
+
+const HTML_UTF8 = 'text/html; charset=utf-8'
+const TEXT_UTF8 = 'text/plain; charset=utf-8'
+const JSON_UTF8 = 'application/json; charset=utf-8'
+const JAVASCRIPT_UTF8 = 'text/javascript; charset=utf-8'
+const OCTET_STREAM = 'application/octet-stream'
+const REDIRECT_KINDS = ['text', 'html']
+
+/**
+ * The response prototype (`fw.response`). Add to it to extend every
+ * response of every app, or to `app.response` for one app.
+ *
+ * @example
+ * fw.response.ok = function () { return this.status(200).send('ok') }
+ */
+export const response: Response = Object.create(http.ServerResponse.prototype)
+
+/**
+ * Set the status code; throws a TypeError for a non-integer and a RangeError
+ * outside 100-999. Chainable.
+ *
+ * @example
+ * res.status(201).json({ id })
+ */
+response.status = function status(code) {
+  if (!Number.isInteger(code)) {
+    throw new TypeError(`Invalid status code: ${JSON.stringify(code)}. Status code must be an integer.`)
+  }
+  if (code < 100 || code > 999) {
+    throw new RangeError(`Invalid status code: ${JSON.stringify(code)}. Status code must be greater than 99 and less than 1000.`)
+  }
+  this.statusCode = code
+  return this
+}
+
+/**
+ * Set the status and send its registered message (or the number itself for
+ * an unregistered code) as `text/plain`.
+ *
+ * @example
+ * res.sendStatus(404) // "Not Found"
+ */
+response.sendStatus = function sendStatus(code) {
+  const body = statuses.message[code] || String(code)
+  this.status(code)
+  this.setHeader('Content-Type', TEXT_UTF8)
+  return this.send(body)
+}
+
+/**
+ * Set one header, or several from an object. Values are converted with
+ * `String` (arrays element-wise); `Content-Type` gains a charset for text
+ * types and may not be an array.
+ *
+ * @example
+ * res.set('Cache-Control', 'no-store').set({ 'X-A': '1', 'X-B': ['2', '3'] })
+ */
+response.set = function set(this: Response, field: any, val?: any): Response {
+  if (arguments.length === 2) {
+    let value: any = Array.isArray(val) ? val.map(String) : String(val)
+    if (field.length === 12 && field.toLowerCase() === 'content-type') {
+      if (Array.isArray(value)) throw new TypeError('Content-Type cannot be set to an Array')
+      value = normaliseContentType(value)
+    }
+    this.setHeader(field, value)
+    return this
+  }
+  for (const key in field) this.set(key, field[key])
+  return this
+} as Response['set']
+
+/** Alias of `res.set`. */
+response.header = response.set
+
+/**
+ * A response header, by case-insensitive name.
+ *
+ * @example
+ * res.get('Content-Type') // 'text/html; charset=utf-8'
+ */
+response.get = function get(field) {
+  return this.getHeader(field) as number | string | string[] | undefined
+}
+
+/**
+ * Add a value (or values) to a header, creating it if needed. A later
+ * `res.set` of the same header replaces everything.
+ *
+ * @example
+ * res.append('Warning', '199 Miscellaneous warning')
+ */
+response.append = function append(field, val) {
+  const prev: any = this.getHeader(field)
+  let value: any = val
+  if (prev) {
+    value = Array.isArray(prev) ? prev.concat(val) : Array.isArray(val) ? [prev].concat(val) : [prev, val]
+  }
+  return this.set(field, value)
+}
+
+/**
+ * Add a field to the Vary header unless it is already there.
+ *
+ * @example
+ * res.vary('Accept-Encoding')
+ */
+response.vary = function addVary(field) {
+  vary(this, field)
+  return this
+}
+
+/**
+ * Set Content-Type: a value containing '/' is used as is, anything else is
+ * looked up as an extension ('json', '.html'), `application/octet-stream`
+ * when unknown.
+ *
+ * @example
+ * res.type('json') // application/json; charset=utf-8
+ */
+response.type = function type(type) {
+  return this.set('Content-Type', typeFromName(type))
+}
+
+/** Alias of `res.type`. */
+response.contentType = response.type
+
+/**
+ * Add `<url>; rel="name"` entries to the Link header (appending to an
+ * existing one); an array value gives one entry per URL.
+ *
+ * @example
+ * res.links({ next: '/page/3', prev: '/page/1' })
+ */
+response.links = function links(links) {
+  let link: any = this.getHeader('Link') || ''
+  if (link) link += ', '
+  const entries: string[] = []
+  for (const rel of Object.keys(links)) {
+    const target = links[rel]
+    if (Array.isArray(target)) {
+      for (const url of target) entries.push('<' + url + '>; rel="' + rel + '"')
+    } else {
+      entries.push('<' + target + '>; rel="' + rel + '"')
+    }
+  }
+  return this.set('Link', link + entries.join(', '))
+}
+
+/**
+ * Set the Location header, percent-encoding what is not allowed in a URL
+ * (existing escapes are kept). 'back' is not special.
+ *
+ * @example
+ * res.location('/login?next=%2Fcart')
+ */
+response.location = function location(url) {
+  this.setHeader('Location', encodeUrl(url))
+  return this
+}
+
+function redirectBody(res: Response, status: number, location: string): string {
+  const kind = res.req.accepts(REDIRECT_KINDS)
+  vary(res, 'Accept')
+  const message = statuses.message[status]
+  if (kind === 'text') {
+    res.setHeader('Content-Type', TEXT_UTF8)
+    return message + '. Redirecting to ' + location
+  }
+  if (kind === 'html') {
+    res.setHeader('Content-Type', HTML_UTF8)
+    return '<!DOCTYPE html><head><title>' + message + '</title></head><body><p>' +
+      message + '. Redirecting to ' + escapeHtml(location) + '</p></body>'
+  }
+  return ''
+}
+
+/**
+ * Redirect to `url` with `status` (default 302). The body follows Accept:
+ * a text line, a small HTML page, or nothing; HEAD gets no body.
+ *
+ * @example
+ * res.redirect(301, '/new-home')
+ */
+response.redirect = function redirect(this: Response, statusOrUrl: any, url?: any): void {
+  let status = 302
+  let address = statusOrUrl
+  if (arguments.length >= 2) {
+    status = statusOrUrl
+    address = url
+  }
+  this.location(address)
+  const body = redirectBody(this, status, this.getHeader('Location') as string)
+  this.status(status)
+  this.setHeader('Content-Length', Buffer.byteLength(body))
+  if (this.req.method === 'HEAD') this.end()
+  else this.end(body)
+} as Response['redirect']
+
+/**
+ * Set `Content-Disposition: attachment`; with a filename, also its
+ * `filename` parameter and the Content-Type of its extension.
+ *
+ * @example
+ * res.attachment('report.pdf')
+ */
+response.attachment = function attachment(filename) {
+  if (filename) this.type(extname(filename))
+  this.setHeader('Content-Disposition', contentDisposition(filename))
+  return this
+}
+
+/**
+ * Add a Set-Cookie header. Objects are stored as `j:` + JSON; `maxAge`
+ * (milliseconds) sets Expires and Max-Age; `signed` signs with the secret of
+ * cookie-parser; `path` defaults to '/'.
+ *
+ * @example
+ * res.cookie('session', id, { httpOnly: true, sameSite: 'lax', maxAge: 86_400_000 })
+ */
+response.cookie = function cookie(name, value, options) {
+  return this.append('Set-Cookie', serializeCookie(name, value, options, (this.req as any).secret))
+}
+
+/**
+ * Clear a cookie: same options as when it was set (`path` defaults to '/');
+ * `expires` and `maxAge` given here are ignored.
+ *
+ * @example
+ * res.clearCookie('session', { path: '/admin' })
+ */
+response.clearCookie = function clearCookie(name, options) {
+  return this.cookie(name, '', clearingOptions(options))
+}
+
+// ---- res.send and its steps -------------------------------------------
+
+type Chunk = string | Buffer | undefined
+
+/** A string body gets `text/html` when no type is set, utf-8 otherwise. */
+function stringType(res: Response, initial: boolean): void {
+  const type = res.getHeader('Content-Type')
+  if (!type) {
+    if (initial) res.setHeader('Content-Type', HTML_UTF8)
+  } else if (typeof type === 'string' && type !== HTML_UTF8) {
+    res.setHeader('Content-Type', withUtf8Charset(type))
+  }
+}
+
+function viewToBuffer(view: ArrayBufferView): Buffer {
+  return Buffer.isBuffer(view) ? view : Buffer.from(view.buffer, view.byteOffset, view.byteLength)
+}
+
+/** Content-Length and (when the app has an etag function) ETag; returns the body to write. */
+function lengthAndEtag(res: Response, chunk: Chunk): Chunk {
+  const etagFn = res.app.get('etag fn')
+  const generateETag = typeof etagFn === 'function' && !res.getHeader('ETag')
+  let body = chunk
+  let length: number
+  if (typeof body === 'string') {
+    if (generateETag || body.length > 1000) {
+      body = Buffer.from(body, 'utf8')
+      length = body.length
+    } else {
+      length = Buffer.byteLength(body, 'utf8')
+    }
+  } else if (body !== undefined) {
+    length = body.length
+  } else {
+    return body
+  }
+  if (!res.hasHeader('Transfer-Encoding')) res.setHeader('Content-Length', length)
+  if (generateETag) {
+    const tag = etagFn(body, undefined)
+    if (tag) res.setHeader('ETag', tag)
+  }
+  return body
+}
+
+/** 204 and 304 carry no body nor entity headers; 205 has an empty one. */
+function stripForStatus(res: Response, chunk: Chunk): Chunk {
+  const code = res.statusCode
+  if (code === 204 || code === 304) {
+    res.removeHeader('Content-Type')
+    res.removeHeader('Content-Length')
+    res.removeHeader('Transfer-Encoding')
+    return ''
+  }
+  if (code === 205) {
+    res.setHeader('Content-Length', '0')
+    res.removeHeader('Transfer-Encoding')
+    return ''
+  }
+  return chunk
+}
+
+/**
+ * Send a response. Strings default to `text/html` (utf-8), Buffers and typed
+ * arrays to `application/octet-stream`, other values go through `res.json`;
+ * `null` and `undefined` send an empty body. Sets Content-Length and an ETag,
+ * answers 304 to a fresh conditional request, and sends no body for HEAD,
+ * 204, 205 and 304.
+ *
+ * @example
+ * res.send('<p>hello</p>')
+ */
+response.send = function send(body) {
+  let chunk: Chunk
+  switch (typeof body) {
+    case 'string':
+      chunk = body
+      stringType(this, true)
+      break
+    case 'undefined':
+      break
+    case 'object':
+      if (body === null) {
+        chunk = ''
+        stringType(this, false)
+        break
+      }
+      if (ArrayBuffer.isView(body)) {
+        chunk = viewToBuffer(body)
+        if (!this.getHeader('Content-Type')) this.setHeader('Content-Type', OCTET_STREAM)
+        break
+      }
+      return this.json(body)
+    case 'boolean':
+    case 'number':
+      return this.json(body)
+    default:
+      throw new TypeError('res.send() cannot send a ' + typeof body)
+  }
+
+  chunk = lengthAndEtag(this, chunk)
+  if (this.req.fresh) this.statusCode = 304
+  chunk = stripForStatus(this, chunk)
+
+  if (this.req.method === 'HEAD') this.end()
+  else this.end(chunk)
+  return this
+}
+
+/**
+ * Send `body` as JSON (`application/json` unless a type is set), honouring
+ * the `json replacer`, `json spaces` and `json escape` settings.
+ *
+ * @example
+ * res.json({ user: 'tobi' })
+ */
+response.json = function json(body) {
+  const app = this.app
+  const text = stringifyJson(body, app.get('json replacer'), app.get('json spaces'), app.get('json escape'))
+  if (!this.getHeader('Content-Type')) this.setHeader('Content-Type', JSON_UTF8)
+  return this.send(text)
+}
+
+/**
+ * Like `res.json`, wrapped in a call to the function named by the query
+ * parameter of the `jsonp callback name` setting (default 'callback') when
+ * it is a non-empty string; the name is reduced to `[]`, word characters,
+ * `$` and `.`. Always sets `X-Content-Type-Options: nosniff`.
+ *
+ * @example
+ * // GET /user?callback=show -> /&ast;&ast;/ typeof show === 'function' && show({"name":"tobi"});
+ * res.jsonp({ name: 'tobi' })
+ */
+response.jsonp = function jsonp(body) {
+  const app = this.app
+  let text = stringifyJson(body, app.get('json replacer'), app.get('json spaces'), app.get('json escape'))
+  let callback = (this.req.query as Record<string, unknown>)[app.get('jsonp callback name')]
+
+  if (!this.getHeader('Content-Type')) {
+    this.setHeader('X-Content-Type-Options', 'nosniff')
+    this.setHeader('Content-Type', JSON_UTF8)
+  }
+  if (Array.isArray(callback)) callback = callback[0]
+  if (typeof callback === 'string' && callback.length !== 0) {
+    this.setHeader('X-Content-Type-Options', 'nosniff')
+    this.setHeader('Content-Type', JAVASCRIPT_UTF8)
+    text = jsonpBody(callback, text)
+  }
+  return this.send(text)
+}
+
+/**
+ * Run the handler for the best type the client accepts (media types or
+ * extension names); sets Vary: Accept and the chosen Content-Type. With no
+ * match, `default` runs, or a 406 error listing the types goes to `next`.
+ *
+ * @example
+ * res.format({ json: () => res.json(data), html: () => res.render('page', data) })
+ */
+response.format = function format(handlers) {
+  const req = this.req
+  const next = req.next as (err?: unknown) => void
+  const keys = Object.keys(handlers).filter((key) => key !== 'default')
+  const key = keys.length > 0 ? req.accepts(keys) : false
+  vary(this, 'Accept')
+  if (key) {
+    this.set('Content-Type', formatKeyType(key))
+    handlers[key](req, this, next)
+  } else if (handlers.default) {
+    handlers.default(req, this, next)
+  } else {
+    next(createError(406, { types: keys.map(formatKeyType) }))
+  }
+  return this
+}
+
+/**
+ * Render a view through `app.render` with `res.locals`; without a callback
+ * the HTML is sent, and a rendering error goes to `next(err)`.
+ *
+ * @example
+ * res.render('profile', { user })
+ */
+response.render = function render(view, locals, callback) {
+  const req = this.req
+  let opts: Record<string, any> = (locals as Record<string, any>) || {}
+  let done: RenderCallback | undefined = callback
+  if (typeof locals === 'function') {
+    done = locals as RenderCallback
+    opts = {}
+  }
+  opts._locals = this.locals
+  const res = this
+  done = done || function sendRendered(err, html) {
+    if (err) return (req.next as (err?: unknown) => void)(err)
+    res.send(html)
+  }
+  req.app.render(view, opts, done)
+}
+
+/**
+ * Stream a file, Content-Type from its extension. The path must be absolute
+ * unless `root` is given, and then must stay inside it. `fn(err)` gets every
+ * outcome (and must finish the response on error); without it errors go to
+ * `next(err)` and a directory to `next()`.
+ *
+ * @example
+ * res.sendFile('report.pdf', { root: '/srv/files', maxAge: '1d' })
+ */
+response.sendFile = function sendFile(path, options, callback) {
+  let opts: SendFileOptions = (options as SendFileOptions) || {}
+  let done = callback
+  if (typeof options === 'function') {
+    done = options
+    opts = {}
+  }
+  const pathname = sendFilePath(path, opts.root)
+  const req = this.req
+  const next = req.next as (err?: unknown) => void
+  const sendOptions = { ...opts, etag: Boolean(this.app.get('etag')) }
+  transferFile(req, this, pathname, sendOptions, (err) => {
+    if (done) return done(err)
+    if (!err) return
+    if (err.code === 'EISDIR') return next()
+    if (err.code !== 'ECONNABORTED' && err.syscall !== 'write') next(err)
+  })
+}
+
+/**
+ * Send a file as an attachment named `filename` (default: the file's name).
+ * A relative path is relative to the working directory, or to `root`.
+ * Options and callback as for `res.sendFile`.
+ *
+ * @example
+ * res.download('/srv/reports/2024.pdf', 'report.pdf')
+ */
+response.download = function download(path, filename, options, callback) {
+  const args = downloadArgs(filename, options, callback)
+  const transfer = downloadTransfer(path, args.name, args.options)
+  this.sendFile(transfer.path, transfer.options, args.done)
+}

@@ -1,0 +1,40 @@
+// JSON and JSONP bodies for res.json / res.jsonp / res.send.
+
+/** A `json replacer` setting: what `JSON.stringify` accepts as its second argument. */
+export type JsonReplacer = ((this: any, key: string, value: any) => any) | Array<string | number> | null | undefined
+
+const HTML_SENSITIVE = /[<>&]/g
+const HTML_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026' }
+const LINE_SEPARATORS = /[\u2028\u2029]/g
+const JSONP_UNSAFE = /[^[\]\w$.]/g
+
+function escapeHtmlChar(c: string): string {
+  return HTML_ESCAPES[c]
+}
+
+function escapeLineSeparator(c: string): string {
+  return c === '\u2028' ? '\\u2028' : '\\u2029'
+}
+
+/**
+ * Serialise `value` as the app settings ask: `json replacer`, `json spaces`,
+ * and with `json escape` the characters `<`, `>` and `&` become `\u003c`,
+ * `\u003e` and `\u0026`. Returns `undefined` for values JSON cannot hold.
+ */
+export function stringifyJson(value: unknown, replacer: JsonReplacer, spaces: unknown, escape: unknown): string | undefined {
+  const json: string | undefined = replacer || spaces
+    ? JSON.stringify(value, replacer as any, spaces as any)
+    : JSON.stringify(value)
+  return escape && typeof json === 'string' ? json.replace(HTML_SENSITIVE, escapeHtmlChar) : json
+}
+
+/**
+ * Wrap a JSON body in a guarded call to `callback`. The name keeps only
+ * `[]`, word characters, `$` and `.`; U+2028 and U+2029 are escaped so the
+ * body stays valid JavaScript.
+ */
+export function jsonpBody(callback: string, json: string | undefined): string {
+  const name = callback.replace(JSONP_UNSAFE, '')
+  const args = json === undefined ? '' : json.replace(LINE_SEPARATORS, escapeLineSeparator)
+  return '/**/ typeof ' + name + " === 'function' && " + name + '(' + args + ');'
+}
