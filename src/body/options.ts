@@ -1,0 +1,101 @@
+// Option normalisation shared by the four parsers: everything here runs once,
+// when a parser is created, and produces plain values or small closures that
+// the read core calls per request.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import bytes from 'bytes'
+import contentType from 'content-type'
+import typeis from 'type-is'
+
+/** `verify(req, res, buf, encoding)`: throw to reject the body (403 `entity.verify.failed`). */
+export type VerifyFunction = (req: IncomingMessage, res: ServerResponse, buf: Buffer, encoding: string | null) => void
+
+/** What `type` may be: a media type, extension or wildcard, a list of them, or a predicate. */
+export type TypeOption = string | readonly string[] | ((req: IncomingMessage) => unknown)
+
+/** Options common to every parser. */
+export interface BaseOptions {
+  /** Inflate gzip/deflate/br (and zstd where available) bodies; `false` answers 415. Default true. */
+  inflate?: boolean
+  /** Largest body accepted, in bytes or as a byte string ('100kb'). Default '100kb'. */
+  limit?: number | string
+  /** Which requests to parse: media type(s), extension(s), wildcard(s) or `fn(req)`. */
+  type?: TypeOption
+  /** Called with the raw (inflated) body before it is decoded and parsed. */
+  verify?: VerifyFunction | false | null
+}
+
+/** A compiled request matcher: true when the request's Content-Type selects this parser. */
+export type Matcher = (req: IncomingMessage) => boolean
+
+const CACHE_MAX = 64
+
+/** Read the options object the way body-parser does: anything but an object counts as empty. */
+export function optionsObject<T extends object>(options: unknown): Partial<T> {
+  return (options !== null && typeof options === 'object' ? options : {}) as Partial<T>
+}
+
+/** Parse `limit` once: a number is taken as is, a string through `bytes`; TypeError otherwise. */
+export function compileLimit(limit: unknown): number {
+  if (typeof limit === 'number') return limit
+  const parsed = bytes.parse((limit || '100kb') as string)
+  if (parsed === null || Number.isNaN(parsed)) {
+    throw new TypeError('option limit "' + String(limit) + '" is invalid')
+  }
+  return parsed
+}
+
+/** Validate `verify`: a function, or absent (`undefined`, `null`, `false`). */
+export function compileVerify(verify: unknown): VerifyFunction | undefined {
+  if (verify === undefined || verify === null || verify === false) return undefined
+  if (typeof verify !== 'function') throw new TypeError('option verify must be function')
+  return verify as VerifyFunction
+}
+
+/**
+ * Compile `type` into a matcher. A function is called as `fn(req)`; strings are
+ * matched with type-is against the Content-Type header, and the answer for each
+ * header value is remembered (type-is is a pure function of the header).
+ */
+export function compileType(type: unknown, fallback: string): Matcher {
+  if (typeof type === 'function') {
+    const fn = type as (req: IncomingMessage) => unknown
+    return (req) => Boolean(fn(req))
+  }
+  if (type === undefined || type === null || type === false || type === '') return headerMatcher([fallback])
+  if (typeof type === 'string') return headerMatcher([type])
+  if (Array.isArray(type) && type.every((t) => typeof t === 'string')) return headerMatcher(type.slice())
+  throw new TypeError('option type must be a string, an array of strings or a function')
+}
+
+function headerMatcher(types: string[]): Matcher {
+  const cache = new Map<string, boolean>()
+  return (req) => {
+    const header = req.headers['content-type']
+    if (header === undefined) return false
+    let hit = cache.get(header)
+    if (hit === undefined) {
+      hit = Boolean(typeis.is(header, types))
+      if (cache.size >= CACHE_MAX) cache.clear()
+      cache.set(header, hit)
+    }
+    return hit
+  }
+}
+
+const charsetCache = new Map<string, string | undefined>()
+
+/** The lower-cased `charset` parameter of the request's Content-Type, or undefined. */
+export function requestCharset(req: IncomingMessage): string | undefined {
+  const header = req.headers['content-type']
+  if (header === undefined) return undefined
+  if (charsetCache.has(header)) return charsetCache.get(header)
+  let charset: string | undefined
+  try {
+    charset = (contentType.parse(header).parameters.charset || '').toLowerCase() || undefined
+  } catch {
+    charset = undefined
+  }
+  if (charsetCache.size >= CACHE_MAX) charsetCache.clear()
+  charsetCache.set(header, charset)
+  return charset
+}

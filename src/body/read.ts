@@ -1,0 +1,153 @@
+// The one read core shared by json, raw, text and urlencoded: skip rules,
+// charset policy, inflation, the size limit, verify, decoding, parsing, and
+// draining the request when anything goes wrong.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Readable, Transform } from 'node:stream'
+import zlib from 'node:zlib'
+import getRawBody from 'raw-body'
+import iconv from 'iconv-lite'
+import onFinished from 'on-finished'
+import typeis from 'type-is'
+import { parseFailed, readFailed, unsupportedCharset, unsupportedEncoding, verifyFailed, type BodyError } from './errors'
+import type { Matcher, VerifyFunction } from './options'
+
+/** The continuation a parser middleware receives. */
+export type Next = (err?: unknown) => void
+
+/** A request as the parsers see it: `body` is where the result goes. */
+export type BodyRequest = IncomingMessage & { body?: unknown }
+
+/** Everything the read core needs to know about one parser, compiled once at creation. */
+export interface Reader {
+  /** Largest accepted (inflated) body in bytes. */
+  limit: number
+  /** Whether compressed bodies are inflated (false: 415). */
+  inflate: boolean
+  /** The user's verify hook, if any. */
+  verify: VerifyFunction | undefined
+  /** True when this parser handles the request's Content-Type. */
+  matches: Matcher
+  /** The charset to decode with (null: keep the Buffer), or a 415 error to answer with. */
+  charset: (req: IncomingMessage) => string | null | BodyError
+  /** Turn the decoded body into `req.body`; throwing gives a 400 (or the error's own status). */
+  parse: (body: string & Buffer, charset: string | null) => unknown
+}
+
+type Inflater = () => Transform
+
+const zstd = (zlib as unknown as { createZstdDecompress?: Inflater }).createZstdDecompress
+
+/** The decompressor for a Content-Encoding, or undefined when it is not supported. */
+function inflaterFor(encoding: string): Inflater | undefined {
+  switch (encoding) {
+    case 'deflate': return zlib.createInflate
+    case 'gzip': return zlib.createGunzip
+    case 'br': return zlib.createBrotliDecompress
+    case 'zstd': return zstd
+    default: return undefined
+  }
+}
+
+const knownCharsets = new Map<string, boolean>([['utf-8', true]])
+
+function charsetExists(charset: string): boolean {
+  let known = knownCharsets.get(charset)
+  if (known === undefined) {
+    known = iconv.encodingExists(charset)
+    if (knownCharsets.size >= 64) knownCharsets.clear()
+    knownCharsets.set(charset, known)
+  }
+  return known
+}
+
+
+/**
+ * Run one parser over a request. Skips (plain `next()`) when the body was
+ * already read, when there is no body or when the Content-Type does not match;
+ * otherwise reads, verifies and parses the body into `req.body`, or passes an
+ * http-errors error to `next` once the request stream has been drained.
+ * @example read(req, res, next, reader)
+ */
+export function read(req: BodyRequest, res: ServerResponse, next: Next, reader: Reader): void {
+  if (onFinished.isFinished(req)) { next(); return }
+  if (!('body' in req)) req.body = undefined
+  if (!typeis.hasBody(req) || !reader.matches(req)) { next(); return }
+
+  const charset = reader.charset(req)
+  if (charset !== null && typeof charset !== 'string') { next(charset); return }
+
+  const encoding = (req.headers['content-encoding'] || 'identity').toLowerCase()
+  let stream: Readable = req
+  let length: number | undefined
+  if (encoding === 'identity') {
+    const declared = parseInt(req.headers['content-length'] as string, 10)
+    length = Number.isNaN(declared) ? undefined : declared
+  } else {
+    if (!reader.inflate) { next(unsupportedEncoding(encoding, true)); return }
+    const inflater = inflaterFor(encoding)
+    if (inflater === undefined) { next(unsupportedEncoding(encoding, false)); return }
+    stream = req.pipe(inflater())
+  }
+
+  if (charset !== null && !charsetExists(charset)) {
+    drop(req, stream)
+    next(unsupportedCharset(charset))
+    return
+  }
+
+  getRawBody(stream, { length, limit: reader.limit }, (err, buf) => {
+    if (err) { fail(req, stream, readFailed(err), next); return }
+    finish(req, res, next, reader, buf, charset)
+  })
+}
+
+/** Verify, decode and parse a fully read body. */
+function finish(req: BodyRequest, res: ServerResponse, next: Next, reader: Reader, buf: Buffer, charset: string | null): void {
+  if (reader.verify !== undefined) {
+    try {
+      reader.verify(req, res, buf, charset)
+    } catch (err) {
+      next(verifyFailed(err, buf))
+      return
+    }
+  }
+  const body = charset === null ? buf : decode(buf, charset)
+  let result: unknown
+  try {
+    result = reader.parse(body as string & Buffer, charset)
+  } catch (err) {
+    next(parseFailed(err, body))
+    return
+  }
+  req.body = result
+  next()
+}
+
+/** Decode with the charset; UTF-8 (the common case) skips iconv, dropping a BOM like iconv does. */
+function decode(buf: Buffer, charset: string): string {
+  if (charset === 'utf-8') {
+    const start = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0
+    return buf.toString('utf8', start)
+  }
+  return iconv.decode(buf, charset)
+}
+
+/** Detach an inflater that will not be read. */
+function drop(req: IncomingMessage, stream: Readable): void {
+  if (stream !== req) {
+    req.unpipe(stream as unknown as NodeJS.WritableStream)
+    stream.destroy()
+  }
+}
+
+/**
+ * A read failed: detach the inflater, let the rest of the request body flow
+ * away, and report once the request is finished (so a keep-alive connection
+ * is never left half-read and the client is not cut off mid-upload).
+ */
+function fail(req: IncomingMessage, stream: Readable, err: BodyError, next: Next): void {
+  drop(req, stream)
+  if (onFinished.isFinished(req)) { next(err); return }
+  onFinished(req, () => { next(err) })
+  req.resume()
+}

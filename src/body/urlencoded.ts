@@ -1,0 +1,109 @@
+// fw.urlencoded(): parse application/x-www-form-urlencoded bodies with qs,
+// flat (extended: false) or nested (extended: true).
+import type { IncomingMessage } from 'node:http'
+import qs from 'qs'
+import { compileLimit, compileType, compileVerify, optionsObject, requestCharset, type BaseOptions } from './options'
+import { read, type BodyRequest, type Reader } from './read'
+import { depthExceeded, tooManyParameters, unsupportedCharset } from './errors'
+import type { BodyParser } from './json'
+
+/** Options of `urlencoded()`. */
+export interface UrlencodedOptions extends BaseOptions {
+  /** false (default): flat values (strings and arrays); true: nested objects and arrays. */
+  extended?: boolean
+  /** Most parameters accepted (default 1000); more gives 413 `parameters.too.many`. */
+  parameterLimit?: number
+  /** Most nesting levels when `extended` (default 32); deeper gives a 400. */
+  depth?: number
+  /** Charset when the Content-Type names none: 'utf-8' (default) or 'iso-8859-1'. */
+  defaultCharset?: 'utf-8' | 'iso-8859-1'
+  /** Let a `utf8=` parameter carrying the sentinel character decide the charset. */
+  charsetSentinel?: boolean
+  /** Decode numeric character references (`&#9786;`) in iso-8859-1 forms. */
+  interpretNumericEntities?: boolean
+}
+
+/**
+ * Create a middleware that parses `application/x-www-form-urlencoded` bodies
+ * into an object at `req.body`.
+ * @example app.use(fw.urlencoded({ extended: true, parameterLimit: 100 }))
+ */
+export function urlencoded(options?: UrlencodedOptions): BodyParser {
+  const opts = optionsObject<UrlencodedOptions>(options)
+  const defaultCharset = compileDefaultCharset(opts.defaultCharset)
+  const reader: Reader = {
+    limit: compileLimit(opts.limit),
+    inflate: opts.inflate !== false,
+    verify: compileVerify(opts.verify),
+    matches: compileType(opts.type, 'application/x-www-form-urlencoded'),
+    charset: (req: IncomingMessage) => {
+      const charset = requestCharset(req) ?? defaultCharset
+      return charset === 'utf-8' || charset === 'iso-8859-1' ? charset : unsupportedCharset(charset)
+    },
+    parse: compileParser(opts)
+  }
+  return function urlencodedParser(req, res, next) {
+    read(req as BodyRequest, res, next, reader)
+  }
+}
+
+function compileDefaultCharset(charset: unknown): 'utf-8' | 'iso-8859-1' {
+  if (charset === undefined || charset === null || charset === false || charset === '') return 'utf-8'
+  if (charset !== 'utf-8' && charset !== 'iso-8859-1') {
+    throw new TypeError('option defaultCharset must be either utf-8 or iso-8859-1')
+  }
+  return charset
+}
+
+function compileParameterLimit(limit: unknown): number {
+  if (limit === undefined) return 1000
+  const n = Number(limit)
+  if (limit === null || Number.isNaN(n) || n < 1) throw new TypeError('option parameterLimit must be a positive number')
+  return n
+}
+
+function compileDepth(depth: unknown): number {
+  if (depth === undefined) return 32
+  const n = Number(depth)
+  if (Number.isNaN(n) || n < 0) throw new TypeError('option depth must be a zero or a positive number')
+  return n
+}
+
+/** Build the parse function once: the qs options never change per request. */
+function compileParser(opts: Partial<UrlencodedOptions>): (body: string, charset: string | null) => unknown {
+  const extended = Boolean(opts.extended)
+  const parameterLimit = compileParameterLimit(opts.parameterLimit)
+  const depth = extended ? compileDepth(opts.depth) : 0
+  const base: qs.IParseOptions = {
+    allowPrototypes: true,
+    depth,
+    strictDepth: extended,
+    parameterLimit,
+    charsetSentinel: Boolean(opts.charsetSentinel),
+    interpretNumericEntities: Boolean(opts.interpretNumericEntities)
+  }
+  const byCharset = {
+    'utf-8': { ...base, charset: 'utf-8' as const },
+    'iso-8859-1': { ...base, charset: 'iso-8859-1' as const }
+  }
+  return (body, charset) => {
+    if (countParameters(body, parameterLimit) > parameterLimit) throw tooManyParameters()
+    try {
+      return qs.parse(body, byCharset[charset as 'utf-8' | 'iso-8859-1'])
+    } catch (err) {
+      if (err instanceof RangeError) throw depthExceeded()
+      throw err
+    }
+  }
+}
+
+/** Count `&`-separated parameters, stopping as soon as the limit is passed. */
+function countParameters(body: string, limit: number): number {
+  let count = 1
+  let at = body.indexOf('&')
+  while (at !== -1 && count <= limit) {
+    count++
+    at = body.indexOf('&', at + 1)
+  }
+  return count
+}
