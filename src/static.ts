@@ -163,7 +163,7 @@ function redirectDirectory(this: StaticStream, res: ServerResponse): void {
     return
   }
   const original = parseUrl.original(this.req)
-  const location = encodeUrl(collapseLeadingSlashes((original?.pathname ?? '') + '/')) + (original?.search ?? '')
+  const location = encodeUrl(collapseLeadingSlashes((original?.pathname ?? '') + '/' + (original?.search ?? '')))
   const body = redirectDocument(escapeHtml(location))
 
   res.statusCode = 301

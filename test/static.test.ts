@@ -198,6 +198,13 @@ describe('fw.static(root, { redirect })', () => {
     await request(app()).get('/dossier%20%C3%A9/inner.txt').expect(200, 'dans le dossier\n')
   })
 
+  it('encodes characters of the query string that are not URL-safe', async () => {
+    const res = await raw(app(), 'GET', '/nested?x=1&y=<b>"')
+    expect(res.status).toBe(301)
+    expect(res.headers['location']).toBe('/nested/?x=1&y=%3Cb%3E%22')
+    expect(res.body).toContain('<pre>Redirecting to /nested/?x=1&amp;y=%3Cb%3E%22</pre>')
+  })
+
   it('collapses leading slashes so the redirect stays on this host', async () => {
     const res = await raw(app(), 'GET', '//nested')
     expect(res.status).toBe(301)

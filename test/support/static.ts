@@ -3,6 +3,7 @@
 import path from 'node:path'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import fw from '../../src/index'
 
 /** The served fixture folder. */
 export const ROOT = path.join(__dirname, '..', 'fixtures', 'static', 'root')
@@ -42,36 +43,23 @@ export async function raw(handler: http.RequestListener, method: string, reqPath
 type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next: (err?: unknown) => void) => void
 
 /**
- * An app with `mw` (mounted at `mount` when given), then a handler answering
- * 404 `fell through: METHOD URL` when `mw` calls next(), and an error handler
- * answering `error STATUS` when it calls next(err).
+ * A switchyard app with `mw` (mounted at `mount` when given), then a handler
+ * answering 404 `fell through: METHOD URL` when `mw` calls next(), and an
+ * error handler answering `error STATUS` when it calls next(err).
  */
 export function host(mw: Middleware, mount = ''): http.RequestListener {
-  return (req, res) => {
-    const url = req.url ?? '/'
-    const mounted = mount !== '' && (url === mount || url.startsWith(mount + '/') || url.startsWith(mount + '?'))
-    if (mount !== '' && !mounted) return fellThrough(req, res)
-    if (mounted) {
-      ;(req as { originalUrl?: string }).originalUrl = url
-      const rest = url.slice(mount.length)
-      req.url = rest === '' || rest[0] === '?' ? '/' + rest : rest
-    }
-    mw(req, res, (err) => {
-      if (mounted) req.url = (req as { originalUrl?: string }).originalUrl
-      if (err) return failed(err as { status?: number }, res)
-      fellThrough(req, res)
-    })
-  }
-}
-
-function fellThrough(req: http.IncomingMessage, res: http.ServerResponse): void {
-  res.statusCode = 404
-  res.setHeader('Content-Type', 'text/plain')
-  res.end(`fell through: ${req.method} ${req.url}`)
-}
-
-function failed(err: { status?: number }, res: http.ServerResponse): void {
-  res.statusCode = err.status ?? 500
-  res.setHeader('Content-Type', 'text/plain')
-  res.end(`error ${err.status}`)
+  const app = fw()
+  if (mount) app.use(mount, mw)
+  else app.use(mw)
+  app.use((req: http.IncomingMessage, res: http.ServerResponse) => {
+    res.statusCode = 404
+    res.setHeader('Content-Type', 'text/plain')
+    res.end(`fell through: ${req.method} ${req.url}`)
+  })
+  app.use((err: { status?: number }, _req: http.IncomingMessage, res: http.ServerResponse, _next: unknown) => {
+    res.statusCode = err.status ?? 500
+    res.setHeader('Content-Type', 'text/plain')
+    res.end(`error ${err.status}`)
+  })
+  return app as unknown as http.RequestListener
 }
