@@ -1,0 +1,92 @@
+// The static fast path must decide exactly as path-to-regexp would.
+import { describe, expect, it } from 'vitest'
+import { match } from 'path-to-regexp'
+import { Layer } from '../src/router/layer'
+
+const noop = () => {}
+
+function viaRegexp(path: string, opts: { end: boolean; strict: boolean; sensitive: boolean }) {
+  const loosened = opts.strict || path === '/' ? path : path.replace(/\/+$/, '')
+  const m = match(loosened, { end: opts.end, trailing: !opts.strict, sensitive: opts.sensitive, decode: decodeURIComponent })
+  return (p: string) => {
+    const r = m(p)
+    return r ? { path: r.path, params: r.params } : null
+  }
+}
+
+const patterns = ['/', '/foo', '/foo/', '/foo/bar', '/Foo', '/a.b', '/x-y/z', '', '/foo//']
+const requests = ['/', '//', '/foo', '/foo/', '/foo//', '/FOO', '/foo/bar', '/foo/bar/', '/foobar', '/Foo/Bar', '/a.b', '/aXb', '/x-y/z/w', '/x-y/z/', '', '/fo']
+
+describe('Layer static matching agrees with path-to-regexp', () => {
+  for (const end of [true, false]) {
+    for (const strict of end ? [true, false] : [false]) {
+      for (const sensitive of [true, false]) {
+        it(`end=${end} strict=${strict} sensitive=${sensitive}`, () => {
+          for (const pattern of patterns) {
+            if (!end && pattern === '/') continue // the slash fast path, tested below
+            const layer = new Layer(pattern, { end, strict, sensitive }, noop)
+            const expected = viaRegexp(pattern, { end, strict, sensitive })
+            for (const path of requests) {
+              expect({ pattern, path, got: layer.match(path) }).toEqual({ pattern, path, got: expected(path) })
+            }
+          }
+        })
+      }
+    }
+  }
+
+  it("a non-ending layer on '/' matches everything with an empty path", () => {
+    const layer = new Layer('/', { end: false }, noop)
+    expect(layer.slash).toBe(true)
+    expect(layer.match('/anything/at/all')).toEqual({ path: '', params: {} })
+  })
+
+  it('records literal paths only for parameter-free string paths', () => {
+    expect(new Layer('/a/b', { end: true }, noop).literals).toEqual(['/a/b'])
+    expect(new Layer(['/A', '/b/'], { end: true }, noop).literals).toEqual(['/a', '/b'])
+    expect(new Layer('/A', { end: true, sensitive: true }, noop).literals).toEqual(['/A'])
+    expect(new Layer('/a/:id', { end: true }, noop).literals).toBeUndefined()
+    expect(new Layer(/a/, { end: true }, noop).literals).toBeUndefined()
+    expect(new Layer(['/a', /b/], { end: true }, noop).literals).toBeUndefined()
+    expect(new Layer('/caf\u00e9', { end: true }, noop).literals).toBeUndefined()
+  })
+
+  it('matches escaped special characters literally', () => {
+    const layer = new Layer('/a\\(b\\)', { end: true }, noop)
+    expect(layer.literals).toEqual(['/a(b)'])
+    expect(layer.match('/a(b)')).toEqual({ path: '/a(b)', params: {} })
+    expect(layer.match('/ab')).toBeNull()
+  })
+
+  it('does not fold non-ASCII look-alikes onto ASCII letters', () => {
+    const layer = new Layer('/k', { end: true }, noop)
+    expect(layer.match('/\u212a')).toBeNull() // KELVIN SIGN lower-cases to 'k'
+    expect(layer.match('/K')).not.toBeNull()
+  })
+
+  it('throws at registration for an invalid pattern, with path-to-regexp\'s message', () => {
+    expect(() => new Layer('*', { end: true }, noop)).toThrow(/Missing parameter name/)
+    expect(() => new Layer('/:', { end: true }, noop)).toThrow(/Missing parameter name/)
+    expect(() => new Layer('/a(b', { end: true }, noop)).toThrow()
+  })
+
+  it('names regexp parameters by index, or by group name', () => {
+    const layer = new Layer(/^\/(\d+)\/(?:x|y)\/(?<name>[a-z]+)\/([a-z])$/, { end: true }, noop)
+    expect(layer.match('/12/x/abc/q')).toEqual({ path: '/12/x/abc/q', params: { 0: '12', name: 'abc', 1: 'q' } })
+  })
+
+  it('decodes parameters and reports malformed escapes with status 400', () => {
+    const layer = new Layer('/u/:id', { end: true }, noop)
+    expect(layer.match('/u/a%2Fb')).toEqual({ path: '/u/a%2Fb', params: { id: 'a/b' } })
+    let error: any
+    try { layer.match('/u/%E0%A4%A') } catch (e) { error = e }
+    expect(error).toBeInstanceOf(URIError)
+    expect(error.status).toBe(400)
+    expect(error.message).toBe("Failed to decode param '%E0%A4%A'")
+  })
+
+  it('gives splat parameters as arrays of decoded segments', () => {
+    const layer = new Layer('/f/*rest', { end: true }, noop)
+    expect(layer.match('/f/a/b%20c')).toEqual({ path: '/f/a/b%20c', params: { rest: ['a', 'b c'] } })
+  })
+})
