@@ -4,7 +4,7 @@
 // pieces (Content-Type rules, JSON, cookies, file transfer) live in
 // src/utils/res-*.ts, and `res.send` is split into small private steps.
 import http from 'node:http'
-import { extname } from 'node:path'
+import { basename, extname } from 'node:path'
 import { create as contentDisposition } from 'content-disposition'
 import encodeUrl from 'encodeurl'
 import escapeHtml from 'escape-html'
@@ -280,8 +280,12 @@ response.redirect = function redirect(this: Response, statusOrUrl: any, url?: an
  * res.attachment('report.pdf')
  */
 response.attachment = function attachment(filename) {
-  if (filename) this.type(extname(filename))
-  this.setHeader('Content-Disposition', contentDisposition(filename))
+  if (filename) {
+    this.type(extname(filename))
+    this.setHeader('Content-Disposition', contentDisposition(basename(filename)))
+  } else {
+    this.setHeader('Content-Disposition', 'attachment')
+  }
   return this
 }
 
