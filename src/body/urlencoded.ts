@@ -69,6 +69,9 @@ function compileDepth(depth: unknown): number {
   return n
 }
 
+/** Arrays may grow to this many items, or to the number of parameters when that is larger. */
+const MIN_ARRAY_LIMIT = 100
+
 /** Build the parse function once: the qs options never change per request. */
 function compileParser(opts: Partial<UrlencodedOptions>): (body: string, charset: string | null) => unknown {
   const extended = Boolean(opts.extended)
@@ -80,16 +83,19 @@ function compileParser(opts: Partial<UrlencodedOptions>): (body: string, charset
     strictDepth: extended,
     parameterLimit,
     charsetSentinel: Boolean(opts.charsetSentinel),
-    interpretNumericEntities: Boolean(opts.interpretNumericEntities)
+    interpretNumericEntities: Boolean(opts.interpretNumericEntities),
+    arrayLimit: MIN_ARRAY_LIMIT
   }
   const byCharset = {
     'utf-8': { ...base, charset: 'utf-8' as const },
     'iso-8859-1': { ...base, charset: 'iso-8859-1' as const }
   }
   return (body, charset) => {
-    if (countParameters(body, parameterLimit) > parameterLimit) throw tooManyParameters()
+    const count = countParameters(body, parameterLimit)
+    if (count > parameterLimit) throw tooManyParameters()
+    const options = byCharset[charset as 'utf-8' | 'iso-8859-1']
     try {
-      return qs.parse(body, byCharset[charset as 'utf-8' | 'iso-8859-1'])
+      return qs.parse(body, count <= MIN_ARRAY_LIMIT ? options : { ...options, arrayLimit: count })
     } catch (err) {
       if (err instanceof RangeError) throw depthExceeded()
       throw err

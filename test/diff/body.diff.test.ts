@@ -1,0 +1,248 @@
+// Differential tests: the same parser stack on switchyard and on express@5
+// (body-parser@2), the same raw request to both; status, req.body (as JSON) and
+// the error's type, message and fields must agree.
+import zlib from 'node:zlib'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import express from 'express'
+import bodyParserOracle from 'body-parser'
+import fw from '../../src/index'
+import bodyParser from '../../src/body/index'
+import { reportingApp, send, serve, type BodyRequest } from '../support/body'
+
+type Lib = { json: Function; raw: Function; text: Function; urlencoded: Function }
+interface Case { name: string; parsers: (p: Lib) => Function[]; req: BodyRequest; module?: boolean }
+
+const JSON_CT = { 'Content-Type': 'application/json' }
+const FORM_CT = { 'Content-Type': 'application/x-www-form-urlencoded' }
+const TEXT_CT = { 'Content-Type': 'text/plain' }
+const BIN_CT = { 'Content-Type': 'application/octet-stream' }
+const gz = (s: string | Buffer) => zlib.gzipSync(s)
+const enc = (e: string) => ({ 'Content-Encoding': e })
+const ct = (v: string) => ({ 'Content-Type': v })
+const utf16le = (s: string) => Buffer.from(s, 'utf16le')
+const thrower = (status?: number) => () => { const e: any = new Error('rejected'); if (status) e.status = status; throw e }
+const nest = (n: number) => 'a' + '[b]'.repeat(n) + '=1'
+
+const cases: Case[] = [
+  // json: values and strict mode
+  { name: 'json object', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: '{"a":1,"b":[1,2,{"c":null}]}' } },
+  { name: 'json array', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: '[1,"x",true]' } },
+  { name: 'json unicode', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: '{"é":"ünï","emoji":"😀"}' } },
+  { name: 'json strict true', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: 'true' } },
+  { name: 'json strict string', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: ' "x"' } },
+  { name: 'json strict number', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: '12' } },
+  { name: 'json strict negative', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: '-1' } },
+  { name: 'json strict null', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: 'null' } },
+  { name: 'json strict false after newline', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: '\n\t false' } },
+  { name: 'json strict long string', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: '"' + 'x'.repeat(80) + '"' } },
+  { name: 'json strict with # inside', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: ' "#@~"' } },
+  { name: 'json invalid token', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: 'xyz' } },
+  { name: 'json form feed first', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: '\f{}' } },
+  { name: 'json truncated', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: '{"a":' } },
+  { name: 'json trailing garbage', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: '{"a":1} x' } },
+  { name: 'json empty with Content-Length 0', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: '' } },
+  { name: 'json empty chunked', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: '', chunked: true } },
+  { name: 'json whitespace only', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: '  \n' } },
+  { name: 'json loose true', parsers: (p) => [p.json({ strict: false })], req: { headers: JSON_CT, body: 'true' } },
+  { name: 'json loose string', parsers: (p) => [p.json({ strict: false })], req: { headers: JSON_CT, body: '"hi"' } },
+  { name: 'json loose number', parsers: (p) => [p.json({ strict: false })], req: { headers: JSON_CT, body: ' 3.5 ' } },
+  { name: 'json loose whitespace', parsers: (p) => [p.json({ strict: false })], req: { headers: JSON_CT, body: '  ' } },
+  { name: 'json loose invalid', parsers: (p) => [p.json({ strict: false })], req: { headers: JSON_CT, body: 'tru' } },
+  { name: 'json reviver', parsers: (p) => [p.json({ reviver: (_k: string, v: unknown) => (typeof v === 'number' ? v * 2 : v) })], req: { headers: JSON_CT, body: '{"a":1,"b":[2]}' } },
+  { name: 'json reviver throws', parsers: (p) => [p.json({ reviver: () => { throw new TypeError('no') } })], req: { headers: JSON_CT, body: '{}' } },
+  { name: 'json reviver null', parsers: (p) => [p.json({ reviver: null })], req: { headers: JSON_CT, body: '{"a":1}' } },
+  { name: 'json utf-8 bom', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: Buffer.from([0xef, 0xbb, 0xbf, 0x7b, 0x7d]) } },
+  { name: 'json __proto__ key', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: '{"__proto__":{"polluted":1},"constructor":{"prototype":{"x":1}}}' } },
+  { name: 'json deep nesting', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: '['.repeat(200) + ']'.repeat(200) } },
+  { name: 'json 1kb', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: JSON.stringify({ items: Array.from({ length: 40 }, (_, i) => ({ id: i, name: 'item' + i })) }) } },
+  // json: charsets
+  { name: 'json charset latin1', parsers: (p) => [p.json()], req: { headers: ct('application/json; charset=latin1'), body: '{}' } },
+  { name: 'json charset UTF-8 upper', parsers: (p) => [p.json()], req: { headers: ct('application/json; charset=UTF-8'), body: '{"a":"é"}' } },
+  { name: 'json charset utf-16le', parsers: (p) => [p.json()], req: { headers: ct('application/json; charset=utf-16le'), body: utf16le('{"a":"ü"}') } },
+  { name: 'json charset utf-16 no bom', parsers: (p) => [p.json()], req: { headers: ct('application/json; charset=utf-16'), body: '{}' } },
+  { name: 'json charset utf-7', parsers: (p) => [p.json()], req: { headers: ct('application/json; charset=utf-7'), body: '{"a":1}' } },
+  { name: 'json charset utf-bogus', parsers: (p) => [p.json()], req: { headers: ct('application/json; charset=utf-bogus'), body: '{}' } },
+  { name: 'json charset and encoding both unsupported', parsers: (p) => [p.json()], req: { headers: { ...ct('application/json; charset=koi8-r'), ...enc('foo') }, body: '{}' } },
+  { name: 'json charset unknown utf with gzip', parsers: (p) => [p.json()], req: { headers: { ...ct('application/json; charset=utf-bogus'), ...enc('gzip') }, body: gz('{}') } },
+  // json: type matching
+  { name: 'json skips text/plain', parsers: (p) => [p.json()], req: { headers: TEXT_CT, body: '{}' } },
+  { name: 'json skips +json suffix by default', parsers: (p) => [p.json()], req: { headers: ct('application/vnd.api+json'), body: '{}' } },
+  { name: 'json type +json', parsers: (p) => [p.json({ type: '+json' })], req: { headers: ct('application/vnd.api+json'), body: '{"v":1}' } },
+  { name: 'json type */*+json', parsers: (p) => [p.json({ type: '*/*+json' })], req: { headers: ct('application/ld+json'), body: '{"v":2}' } },
+  { name: 'json type */* with text', parsers: (p) => [p.json({ type: '*/*' })], req: { headers: TEXT_CT, body: '{"v":3}' } },
+  { name: 'json type */* without content-type', parsers: (p) => [p.json({ type: '*/*' })], req: { body: '{}' } },
+  { name: 'json type array', parsers: (p) => [p.json({ type: ['text/*', 'json'] })], req: { headers: ct('text/x-json'), body: '{"v":4}' } },
+  { name: 'json type extension', parsers: (p) => [p.json({ type: 'json' })], req: { headers: JSON_CT, body: '{"v":5}' } },
+  { name: 'json type function true', parsers: (p) => [p.json({ type: (req: any) => req.headers['x-parse'] === 'yes' })], req: { headers: { 'X-Parse': 'yes' }, body: '{"v":6}' } },
+  { name: 'json type function false', parsers: (p) => [p.json({ type: () => false })], req: { headers: JSON_CT, body: '{}' } },
+  { name: 'json type empty array', parsers: (p) => [p.json({ type: [] })], req: { headers: TEXT_CT, body: '{"v":7}' } },
+  { name: 'json type null falls back', parsers: (p) => [p.json({ type: null })], req: { headers: JSON_CT, body: '{"v":8}' } },
+  { name: 'json content-type uppercase with params', parsers: (p) => [p.json()], req: { headers: ct('APPLICATION/JSON; Charset=UTF-8'), body: '{"v":9}' } },
+  { name: 'json invalid content-type', parsers: (p) => [p.json()], req: { headers: ct(';;;'), body: '{}' } },
+  { name: 'json no content-type', parsers: (p) => [p.json()], req: { body: '{}' } },
+  { name: 'json no body (GET)', parsers: (p) => [p.json()], req: { method: 'GET', headers: JSON_CT } },
+  { name: 'json DELETE with body', parsers: (p) => [p.json()], req: { method: 'DELETE', headers: JSON_CT, body: '{"d":1}' } },
+  // json: encodings
+  { name: 'json gzip', parsers: (p) => [p.json()], req: { headers: { ...JSON_CT, ...enc('gzip') }, body: gz('{"z":1}') } },
+  { name: 'json deflate', parsers: (p) => [p.json()], req: { headers: { ...JSON_CT, ...enc('deflate') }, body: zlib.deflateSync('{"d":1}') } },
+  { name: 'json br', parsers: (p) => [p.json()], req: { headers: { ...JSON_CT, ...enc('br') }, body: zlib.brotliCompressSync('{"b":1}') } },
+  { name: 'json GZIP upper case', parsers: (p) => [p.json()], req: { headers: { ...JSON_CT, ...enc('GZIP') }, body: gz('{"z":2}') } },
+  { name: 'json gzip chunked', parsers: (p) => [p.json()], req: { headers: { ...JSON_CT, ...enc('gzip') }, body: gz('{"z":3}'), chunked: true } },
+  { name: 'json identity', parsers: (p) => [p.json()], req: { headers: { ...JSON_CT, ...enc('identity') }, body: '{"i":1}' } },
+  { name: 'json empty encoding', parsers: (p) => [p.json()], req: { headers: { ...JSON_CT, ...enc('') }, body: '{"i":2}' } },
+  { name: 'json unknown encoding', parsers: (p) => [p.json()], req: { headers: { ...JSON_CT, ...enc('foo') }, body: '{}' } },
+  { name: 'json zstd', parsers: (p) => [p.json()], req: { headers: { ...JSON_CT, ...enc('zstd') }, body: '{}' } },
+  { name: 'json encoding list', parsers: (p) => [p.json()], req: { headers: { ...JSON_CT, ...enc('gzip, identity') }, body: '{}' } },
+  { name: 'json inflate false gzip', parsers: (p) => [p.json({ inflate: false })], req: { headers: { ...JSON_CT, ...enc('gzip') }, body: gz('{}') } },
+  { name: 'json inflate false GZIP', parsers: (p) => [p.json({ inflate: false })], req: { headers: { ...JSON_CT, ...enc('GZIP') }, body: gz('{}') } },
+  { name: 'json inflate false identity', parsers: (p) => [p.json({ inflate: false })], req: { headers: { ...JSON_CT, ...enc('identity') }, body: '{"i":3}' } },
+  { name: 'json inflate false unknown', parsers: (p) => [p.json({ inflate: false })], req: { headers: { ...JSON_CT, ...enc('foo') }, body: '{}' } },
+  { name: 'json corrupt gzip', parsers: (p) => [p.json()], req: { headers: { ...JSON_CT, ...enc('gzip') }, body: 'not gzip at all' } },
+  { name: 'json truncated gzip', parsers: (p) => [p.json()], req: { headers: { ...JSON_CT, ...enc('gzip') }, body: gz('{"a":"' + 'y'.repeat(100) + '"}').subarray(0, 20) } },
+  // json: limits
+  { name: 'json limit by content-length', parsers: (p) => [p.json({ limit: 5 })], req: { headers: JSON_CT, body: '{"a":1234}' } },
+  { name: 'json limit chunked', parsers: (p) => [p.json({ limit: 5 })], req: { headers: JSON_CT, body: '{"a":1234}', chunked: true } },
+  { name: 'json limit inflated', parsers: (p) => [p.json({ limit: 20 })], req: { headers: { ...JSON_CT, ...enc('gzip') }, body: gz('{"a":"' + 'x'.repeat(100) + '"}') } },
+  { name: 'json limit exact', parsers: (p) => [p.json({ limit: 7 })], req: { headers: JSON_CT, body: '{"a":1}' } },
+  { name: 'json limit 1kb string', parsers: (p) => [p.json({ limit: '1kb' })], req: { headers: JSON_CT, body: JSON.stringify({ a: 'x'.repeat(2000) }) } },
+  { name: 'json default limit 100kb', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: JSON.stringify({ a: 'x'.repeat(110 * 1024) }) } },
+  { name: 'json limit 0', parsers: (p) => [p.json({ limit: 0 })], req: { headers: JSON_CT, body: '{}' } },
+  // json: verify
+  { name: 'json verify throws', parsers: (p) => [p.json({ verify: thrower() })], req: { headers: JSON_CT, body: '{}' } },
+  { name: 'json verify throws with status', parsers: (p) => [p.json({ verify: thrower(401) })], req: { headers: JSON_CT, body: '{}' } },
+  { name: 'json verify throws 500', parsers: (p) => [p.json({ verify: thrower(500) })], req: { headers: JSON_CT, body: '{}' } },
+  { name: 'json verify throws string', parsers: (p) => [p.json({ verify: () => { throw 'nope' } })], req: { headers: JSON_CT, body: '{}' } },
+  { name: 'json verify passes', parsers: (p) => [p.json({ verify: () => {} })], req: { headers: JSON_CT, body: '{"ok":1}' } },
+  { name: 'json verify sees encoding', parsers: (p) => [p.json({ verify: (_q: any, _s: any, buf: Buffer, e: string) => { if (e !== 'utf-8' || buf.length !== 2) throw new Error(String(e)) } })], req: { headers: JSON_CT, body: '{}' } },
+  { name: 'json verify sees inflated buffer', parsers: (p) => [p.json({ verify: (_q: any, _s: any, buf: Buffer) => { throw new Error(buf.toString()) } })], req: { headers: { ...JSON_CT, ...enc('gzip') }, body: gz('{"g":1}') } },
+  { name: 'json verify then invalid json', parsers: (p) => [p.json({ verify: () => {} })], req: { headers: JSON_CT, body: '{oops' } },
+  // raw
+  { name: 'raw basic', parsers: (p) => [p.raw()], req: { headers: BIN_CT, body: Buffer.from([0, 1, 2, 255]) } },
+  { name: 'raw chunked', parsers: (p) => [p.raw()], req: { headers: BIN_CT, body: 'hello world', chunked: true } },
+  { name: 'raw empty chunked', parsers: (p) => [p.raw()], req: { headers: BIN_CT, body: '', chunked: true } },
+  { name: 'raw empty content-length 0', parsers: (p) => [p.raw()], req: { headers: BIN_CT, body: '' } },
+  { name: 'raw gzip', parsers: (p) => [p.raw()], req: { headers: { ...BIN_CT, ...enc('gzip') }, body: gz(Buffer.from([9, 8, 7])) } },
+  { name: 'raw ignores charset', parsers: (p) => [p.raw()], req: { headers: ct('application/octet-stream; charset=bogus'), body: 'abc' } },
+  { name: 'raw type image/*', parsers: (p) => [p.raw({ type: 'image/*' })], req: { headers: ct('image/png'), body: 'PNG' } },
+  { name: 'raw skips json', parsers: (p) => [p.raw()], req: { headers: JSON_CT, body: '{}' } },
+  { name: 'raw limit', parsers: (p) => [p.raw({ limit: 3 })], req: { headers: BIN_CT, body: 'abcd' } },
+  { name: 'raw limit chunked', parsers: (p) => [p.raw({ limit: 3 })], req: { headers: BIN_CT, body: 'abcdef', chunked: true } },
+  { name: 'raw verify gets null encoding', parsers: (p) => [p.raw({ verify: (_q: any, _s: any, _b: Buffer, e: unknown) => { throw new Error('enc ' + String(e)) } })], req: { headers: BIN_CT, body: 'x' } },
+  { name: 'raw inflate false deflate', parsers: (p) => [p.raw({ inflate: false })], req: { headers: { ...BIN_CT, ...enc('deflate') }, body: zlib.deflateSync('x') } },
+  // text
+  { name: 'text basic', parsers: (p) => [p.text()], req: { headers: TEXT_CT, body: 'hello é' } },
+  { name: 'text koi8-r', parsers: (p) => [p.text()], req: { headers: ct('text/plain; charset=koi8-r'), body: Buffer.from([0xc1, 0xc2]) } },
+  { name: 'text iso-8859-1', parsers: (p) => [p.text()], req: { headers: ct('text/plain; charset=iso-8859-1'), body: Buffer.from([0xe9, 0x41]) } },
+  { name: 'text utf-16 with bom', parsers: (p) => [p.text()], req: { headers: ct('text/plain; charset=utf-16'), body: Buffer.from([0xff, 0xfe, 0x68, 0, 0x69, 0]) } },
+  { name: 'text utf-8 bom', parsers: (p) => [p.text()], req: { headers: TEXT_CT, body: Buffer.from([0xef, 0xbb, 0xbf, 0x61]) } },
+  { name: 'text invalid utf-8', parsers: (p) => [p.text()], req: { headers: TEXT_CT, body: Buffer.from([0x61, 0xff, 0xc3, 0x62]) } },
+  { name: 'text bogus charset', parsers: (p) => [p.text()], req: { headers: ct('text/plain; charset=bogus'), body: 'abc' } },
+  { name: 'text bogus charset with verify', parsers: (p) => [p.text({ verify: () => {} })], req: { headers: ct('text/plain; charset=bogus'), body: 'abc' } },
+  { name: 'text defaultCharset iso', parsers: (p) => [p.text({ defaultCharset: 'iso-8859-1' })], req: { headers: TEXT_CT, body: Buffer.from([0xe9]) } },
+  { name: 'text defaultCharset bogus', parsers: (p) => [p.text({ defaultCharset: 'bogus' })], req: { headers: TEXT_CT, body: 'abc' } },
+  { name: 'text type txt', parsers: (p) => [p.text({ type: 'txt' })], req: { headers: ct('text/plain; charset=utf-8'), body: 'ext' } },
+  { name: 'text type text/*', parsers: (p) => [p.text({ type: 'text/*' })], req: { headers: ct('text/html'), body: '<p>' } },
+  { name: 'text skips text/html', parsers: (p) => [p.text()], req: { headers: ct('text/html'), body: '<p>' } },
+  { name: 'text gzip', parsers: (p) => [p.text()], req: { headers: { ...TEXT_CT, ...enc('gzip') }, body: gz('zipped') } },
+  { name: 'text br utf-16le', parsers: (p) => [p.text()], req: { headers: { ...ct('text/plain; charset=utf-16le'), ...enc('br') }, body: zlib.brotliCompressSync(utf16le('brötli')) } },
+  { name: 'text limit', parsers: (p) => [p.text({ limit: '2b' })], req: { headers: TEXT_CT, body: 'abc' } },
+  { name: 'text empty chunked', parsers: (p) => [p.text()], req: { headers: TEXT_CT, body: '', chunked: true } },
+  { name: 'text verify encoding', parsers: (p) => [p.text({ verify: (_q: any, _s: any, _b: Buffer, e: unknown) => { throw new Error('enc ' + String(e)) } })], req: { headers: ct('text/plain; charset=UTF-16LE'), body: utf16le('x') } },
+  // urlencoded
+  { name: 'urlencoded simple', parsers: (p) => [p.urlencoded()], req: { headers: FORM_CT, body: 'a=1&b=two' } },
+  { name: 'urlencoded simple brackets stay flat', parsers: (p) => [p.urlencoded()], req: { headers: FORM_CT, body: 'a[b]=1&c=2&c=3&d[]=4' } },
+  { name: 'urlencoded extended nesting', parsers: (p) => [p.urlencoded({ extended: true })], req: { headers: FORM_CT, body: 'a[b]=1&c=2&c=3&d[]=4&e[f][g]=h' } },
+  { name: 'urlencoded plus and bad escapes', parsers: (p) => [p.urlencoded()], req: { headers: FORM_CT, body: 'a=b+c&d=%zz&&e&f=' } },
+  { name: 'urlencoded extended sparse array', parsers: (p) => [p.urlencoded({ extended: true })], req: { headers: FORM_CT, body: 'a[5]=x&a[1]=y&b=' } },
+  { name: 'urlencoded extended index 20', parsers: (p) => [p.urlencoded({ extended: true })], req: { headers: FORM_CT, body: 'a[20]=x' } },
+  { name: 'urlencoded extended index 21', parsers: (p) => [p.urlencoded({ extended: true })], req: { headers: FORM_CT, body: 'a[21]=x' } },
+  { name: 'urlencoded extended index 100', parsers: (p) => [p.urlencoded({ extended: true })], req: { headers: FORM_CT, body: 'a[100]=x' } },
+  { name: 'urlencoded many array items', parsers: (p) => [p.urlencoded({ extended: true })], req: { headers: FORM_CT, body: Array.from({ length: 30 }, (_, i) => 'a[]=' + i).join('&') } },
+  { name: 'urlencoded 150 array items', parsers: (p) => [p.urlencoded({ extended: true })], req: { headers: FORM_CT, body: Array.from({ length: 150 }, (_, i) => 'a[]=' + i).join('&') } },
+  { name: 'urlencoded index 150 alone', parsers: (p) => [p.urlencoded({ extended: true })], req: { headers: FORM_CT, body: 'a[150]=x' } },
+  { name: 'urlencoded index 150 among 200 params', parsers: (p) => [p.urlencoded({ extended: true })], req: { headers: FORM_CT, body: 'a[150]=x&' + Array.from({ length: 199 }, (_, i) => 'k' + i + '=1').join('&') } },
+  { name: 'urlencoded 150 duplicates simple', parsers: (p) => [p.urlencoded()], req: { headers: FORM_CT, body: Array.from({ length: 150 }, (_, i) => 'a=' + i).join('&') } },
+  { name: 'urlencoded 30 duplicates simple', parsers: (p) => [p.urlencoded()], req: { headers: FORM_CT, body: Array.from({ length: 30 }, (_, i) => 'a=' + i).join('&') } },
+  { name: 'urlencoded empty chunked', parsers: (p) => [p.urlencoded()], req: { headers: FORM_CT, body: '', chunked: true } },
+  { name: 'urlencoded only separators', parsers: (p) => [p.urlencoded()], req: { headers: FORM_CT, body: '&&&' } },
+  { name: 'urlencoded charset latin1', parsers: (p) => [p.urlencoded()], req: { headers: ct('application/x-www-form-urlencoded; charset=latin1'), body: 'a=1' } },
+  { name: 'urlencoded charset iso-8859-1', parsers: (p) => [p.urlencoded()], req: { headers: ct('application/x-www-form-urlencoded; charset=iso-8859-1'), body: 'a=%E9' } },
+  { name: 'urlencoded defaultCharset iso', parsers: (p) => [p.urlencoded({ defaultCharset: 'iso-8859-1' })], req: { headers: FORM_CT, body: 'a=%E9' } },
+  { name: 'urlencoded sentinel utf-8', parsers: (p) => [p.urlencoded({ charsetSentinel: true, defaultCharset: 'iso-8859-1' })], req: { headers: FORM_CT, body: 'utf8=%E2%9C%93&a=%C3%A9' } },
+  { name: 'urlencoded sentinel iso', parsers: (p) => [p.urlencoded({ charsetSentinel: true })], req: { headers: FORM_CT, body: 'utf8=%26%2310003%3B&a=%E9' } },
+  { name: 'urlencoded numeric entities', parsers: (p) => [p.urlencoded({ interpretNumericEntities: true, defaultCharset: 'iso-8859-1' })], req: { headers: FORM_CT, body: 'a=%26%239786%3B' } },
+  { name: 'urlencoded numeric entities extended', parsers: (p) => [p.urlencoded({ extended: true, interpretNumericEntities: true, charsetSentinel: true })], req: { headers: FORM_CT, body: 'utf8=%26%2310003%3B&a[b]=%26%239786%3B' } },
+  { name: 'urlencoded parameterLimit exceeded', parsers: (p) => [p.urlencoded({ parameterLimit: 2 })], req: { headers: FORM_CT, body: 'a=1&b=2&c=3' } },
+  { name: 'urlencoded parameterLimit exact', parsers: (p) => [p.urlencoded({ parameterLimit: 3 })], req: { headers: FORM_CT, body: 'a=1&b=2&c=3' } },
+  { name: 'urlencoded parameterLimit trailing &', parsers: (p) => [p.urlencoded({ parameterLimit: 1 })], req: { headers: FORM_CT, body: 'a=1&' } },
+  { name: 'urlencoded parameterLimit extended', parsers: (p) => [p.urlencoded({ extended: true, parameterLimit: 2 })], req: { headers: FORM_CT, body: 'a[]=1&a[]=2&a[]=3' } },
+  { name: 'urlencoded parameterLimit Infinity', parsers: (p) => [p.urlencoded({ parameterLimit: Infinity })], req: { headers: FORM_CT, body: Array.from({ length: 1200 }, (_, i) => 'k' + i + '=' + i).join('&') } },
+  { name: 'urlencoded default parameterLimit', parsers: (p) => [p.urlencoded()], req: { headers: FORM_CT, body: Array.from({ length: 1001 }, (_, i) => 'k' + i + '=' + i).join('&') } },
+  { name: 'urlencoded depth exceeded', parsers: (p) => [p.urlencoded({ extended: true, depth: 1 })], req: { headers: FORM_CT, body: nest(3) } },
+  { name: 'urlencoded depth at limit', parsers: (p) => [p.urlencoded({ extended: true, depth: 3 })], req: { headers: FORM_CT, body: nest(3) } },
+  { name: 'urlencoded depth 0 extended', parsers: (p) => [p.urlencoded({ extended: true, depth: 0 })], req: { headers: FORM_CT, body: 'a[b]=1' } },
+  { name: 'urlencoded default depth 33', parsers: (p) => [p.urlencoded({ extended: true })], req: { headers: FORM_CT, body: nest(33) } },
+  { name: 'urlencoded default depth 32', parsers: (p) => [p.urlencoded({ extended: true })], req: { headers: FORM_CT, body: nest(32) } },
+  { name: 'urlencoded depth ignored when simple', parsers: (p) => [p.urlencoded({ depth: 1 })], req: { headers: FORM_CT, body: nest(3) } },
+  { name: 'urlencoded prototype keys extended', parsers: (p) => [p.urlencoded({ extended: true })], req: { headers: FORM_CT, body: '__proto__[x]=1&constructor[prototype][y]=2&hasOwnProperty=3&toString=4' } },
+  { name: 'urlencoded prototype keys simple', parsers: (p) => [p.urlencoded()], req: { headers: FORM_CT, body: '__proto__=1&hasOwnProperty=3&constructor=c' } },
+  { name: 'urlencoded __proto__ nested extended', parsers: (p) => [p.urlencoded({ extended: true })], req: { headers: FORM_CT, body: 'a[__proto__][b]=1&a[c]=2' } },
+  { name: 'urlencoded gzip', parsers: (p) => [p.urlencoded()], req: { headers: { ...FORM_CT, ...enc('gzip') }, body: gz('x=1&y=2') } },
+  { name: 'urlencoded limit', parsers: (p) => [p.urlencoded({ limit: 4 })], req: { headers: FORM_CT, body: 'a=12345' } },
+  { name: 'urlencoded verify', parsers: (p) => [p.urlencoded({ verify: thrower() })], req: { headers: FORM_CT, body: 'a=1' } },
+  { name: 'urlencoded type extension', parsers: (p) => [p.urlencoded({ type: 'urlencoded' })], req: { headers: FORM_CT, body: 'a=ext' } },
+  { name: 'urlencoded type */x-www-form-urlencoded', parsers: (p) => [p.urlencoded({ type: '*/x-www-form-urlencoded' })], req: { headers: ct('text/x-www-form-urlencoded'), body: 'a=wild' } },
+  { name: 'urlencoded utf-8 values', parsers: (p) => [p.urlencoded({ extended: true })], req: { headers: FORM_CT, body: 'n%C3%A4me=J%C3%BCrgen&x=%F0%9F%98%80' } },
+  // stacking and re-reads
+  { name: 'stack json+urlencoded, form request', parsers: (p) => [p.json(), p.urlencoded()], req: { headers: FORM_CT, body: 'f=1' } },
+  { name: 'stack json+urlencoded, json request', parsers: (p) => [p.json(), p.urlencoded()], req: { headers: JSON_CT, body: '{"j":1}' } },
+  { name: 'stack json then text */*', parsers: (p) => [p.json(), p.text({ type: '*/*' })], req: { headers: JSON_CT, body: '{"j":2}' } },
+  { name: 'stack text */* then json', parsers: (p) => [p.text({ type: '*/*' }), p.json()], req: { headers: JSON_CT, body: '{"j":3}' } },
+  { name: 'stack json twice', parsers: (p) => [p.json(), p.json({ reviver: () => 'second' })], req: { headers: JSON_CT, body: '{"j":4}' } },
+  { name: 'stack raw then urlencoded', parsers: (p) => [p.raw({ type: () => true }), p.urlencoded()], req: { headers: FORM_CT, body: 'r=1' } },
+  { name: 'stack json error stops chain', parsers: (p) => [p.json({ limit: 1 }), p.text({ type: '*/*' })], req: { headers: JSON_CT, body: '{}' } },
+  { name: 'stream encoding set earlier', parsers: (p) => [(req: any, _res: any, next: any) => { req.setEncoding('utf8'); next() }, p.json()], req: { headers: JSON_CT, body: '{}' } },
+  { name: 'body consumed earlier', parsers: (p) => [(req: any, _res: any, next: any) => { req.on('data', () => {}); req.on('end', () => next()) }, p.json()], req: { headers: JSON_CT, body: '{}' } },
+  { name: 'body set earlier and skipped', parsers: (p) => [(req: any, _res: any, next: any) => { req.body = 'pre'; next() }, p.json()], req: { headers: TEXT_CT, body: 'x' } },
+  { name: 'body set earlier and parsed', parsers: (p) => [(req: any, _res: any, next: any) => { req.body = 'pre'; next() }, p.json()], req: { headers: JSON_CT, body: '{"over":1}' } },
+  { name: 'stream not readable', parsers: (p) => [(req: any, _res: any, next: any) => { Object.defineProperty(req, 'readable', { value: false, configurable: true }); next() }, p.json()], req: { headers: JSON_CT, body: '{}' } },
+  // the standalone module
+  { name: 'module json', module: true, parsers: (p) => [p.json()], req: { headers: JSON_CT, body: '{"m":1}' } },
+  { name: 'module urlencoded extended', module: true, parsers: (p) => [p.urlencoded({ extended: true })], req: { headers: FORM_CT, body: 'm[n]=1' } },
+  { name: 'module text', module: true, parsers: (p) => [p.text()], req: { headers: TEXT_CT, body: 'm' } },
+  { name: 'module raw error', module: true, parsers: (p) => [p.raw({ limit: 1 })], req: { headers: BIN_CT, body: 'mm' } }
+]
+
+describe('body parsers vs body-parser@2 on express@5', () => {
+  let ours: { port: number; close: () => Promise<void> }
+  let theirs: { port: number; close: () => Promise<void> }
+  const index = new Map<string, Case>()
+  for (const c of cases) index.set(c.name, c)
+
+  // One server per side; the case is chosen by a header so apps are built once.
+  beforeAll(async () => {
+    const build = (side: 'ours' | 'theirs') => {
+      const apps = new Map<string, any>()
+      for (const c of cases) {
+        const lib: Lib = side === 'ours' ? (c.module ? bodyParser : fw) : (c.module ? bodyParserOracle : express)
+        apps.set(c.name, reportingApp(side === 'ours' ? fw() : express(), c.parsers(lib)))
+      }
+      return (req: any, res: any) => apps.get(decodeURIComponent(req.headers['x-case']))(req, res)
+    }
+    ours = await serve(build('ours'))
+    theirs = await serve(build('theirs'))
+  })
+  afterAll(async () => { await ours.close(); await theirs.close() })
+
+  it('covers at least 100 cases', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(100)
+  })
+
+  for (const c of cases) {
+    it(c.name, async () => {
+      const r = { ...c.req, headers: { ...c.req.headers, 'X-Case': encodeURIComponent(c.name) } }
+      const [a, b] = await Promise.all([send(ours.port, r), send(theirs.port, r)])
+      expect({ status: a.status, body: a.json ?? a.text }).toEqual({ status: b.status, body: b.json ?? b.text })
+    })
+  }
+})
