@@ -409,6 +409,14 @@ describe('fw.static(root, { setHeaders })', () => {
       .get('/todo.txt').expect('Cache-Control', 'no-store').expect(200)
   })
 
+  it('is called for a 304 too', async () => {
+    let called = 0
+    const setHeaders = () => { called++ }
+    const first = await request(app({ setHeaders })).get('/todo.txt').expect(200)
+    await request(app({ setHeaders })).get('/todo.txt').set('If-None-Match', first.headers['etag']).expect(304)
+    expect(called).toBe(2)
+  })
+
   it('is not called for missing files or redirects', async () => {
     let called = 0
     const setHeaders = () => { called++ }

@@ -1,0 +1,23 @@
+// static file: GET a 16 KB file through fw.static / express.static (send), with
+// node:http streaming the same file (stat + read stream) as the ceiling.
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures')
+const file = path.join(root, '16kb.txt')
+
+export default {
+  name: 'static 16 KB file',
+  request: { path: '/static/16kb.txt' },
+  switchyard: (fw) => { const app = fw(); app.use('/static', fw.static(root)); return app },
+  express: (express) => { const app = express(); app.use('/static', express.static(root)); return app },
+  node: () => (req, res) => {
+    fs.stat(file, (err, stat) => {
+      if (err) { res.statusCode = 404; res.end(); return }
+      res.setHeader('Content-Type', 'text/plain; charset=utf-8')
+      res.setHeader('Content-Length', stat.size)
+      fs.createReadStream(file).pipe(res)
+    })
+  }
+}
