@@ -66,6 +66,12 @@ describe('req.query', () => {
     expect(res.body.v).toEqual(['orig', 2])
   })
 
+  it('has no setter: assigning throws in strict code, as in Express 5', async () => {
+    const app = probe((req) => { 'use strict'; req.query = { a: 1 }; return 'assigned' })
+    const res = await request(app).get('/?b=2')
+    expect(res.body.v).toEqual({ error: 'TypeError: Cannot set property query of #<IncomingMessage> which has only a getter' })
+  })
+
   it('follows the query parser of the app handling the request', async () => {
     const app = fw()
     const sub = fw()
