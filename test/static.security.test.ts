@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { describe, it, expect } from 'vitest'
+import { describe, it, expect, vi, afterEach } from 'vitest'
 import { serveStatic, type ServeStaticOptions } from '../src/static'
 import { ROOT, SECRET, host, raw } from './support/static'
 
@@ -38,6 +38,8 @@ const TRAVERSALS: Array<[string, number]> = [
 ]
 
 describe('fw.static(root): paths escaping root', () => {
+  afterEach(() => { vi.restoreAllMocks() })
+
   it('the secret file exists just outside root', () => {
     expect(fs.readFileSync(path.join(ROOT, '..', 'secret.txt'), 'utf8')).toBe(SECRET + '\n')
   })
@@ -56,6 +58,18 @@ describe('fw.static(root): paths escaping root', () => {
       expect(res.body).toBe(`fell through: GET ${p}`)
     })
   }
+
+  it('never touches the file system for a refused path', async () => {
+    const stat = vi.spyOn(fs, 'stat')
+    const open = vi.spyOn(fs, 'createReadStream')
+    for (const [p] of TRAVERSALS) await raw(app({ fallthrough: false, dotfiles: 'allow' }), 'GET', p)
+    expect(stat).not.toHaveBeenCalled()
+    expect(open).not.toHaveBeenCalled()
+    // the spies do see ordinary requests
+    await raw(app(), 'GET', '/todo.txt')
+    expect(stat).toHaveBeenCalledWith(path.join(ROOT, 'todo.txt'), expect.any(Function))
+    expect(open).toHaveBeenCalledTimes(1)
+  })
 
   it('refuses traversal below a mount path too', async () => {
     const res = await raw(app({ fallthrough: false }, '/static'), 'GET', '/static/..%2fsecret.txt')

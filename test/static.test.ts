@@ -4,6 +4,7 @@ import type { Stats } from 'node:fs'
 import type { ServerResponse } from 'node:http'
 import { describe, it, expect } from 'vitest'
 import request from 'supertest'
+import fw from '../src/index'
 import { serveStatic, type ServeStaticOptions } from '../src/static'
 import { ROOT, DOT_ROOT, host, raw } from './support/static'
 
@@ -13,6 +14,13 @@ function app(options?: ServeStaticOptions, mount = '') {
 }
 
 describe('fw.static(root, options)', () => {
+  it('is exposed as fw.static', async () => {
+    expect(fw.static).toBe(serveStatic)
+    const app = fw()
+    app.use('/files', fw.static(ROOT))
+    await request(app).get('/files/todo.txt').expect(200, '- groceries\n')
+  })
+
   it('has length 2 and returns a middleware of arity 3', () => {
     expect(serveStatic.length).toBe(2)
     expect(serveStatic(ROOT).length).toBe(3)
