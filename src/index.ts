@@ -64,4 +64,6 @@ export const raw = fw.raw
 export const text = fw.text
 /** URL-encoded form body parser middleware factory. */
 export const urlencoded = fw.urlencoded
-export { application, request, response, serveStatic as static }
+export { application, request, response }
+// `static` is a reserved word: it is reached as fw.static, and the ESM build also
+// exports it by name (`import { static as serveStatic } from "switchyard"`).
