@@ -103,3 +103,44 @@ export function send(port: number, r: BodyRequest): Promise<BodyAnswer> {
     else req.end()
   })
 }
+
+/** A switchyard-like app factory (fw). */
+type AppFactory = () => { use: Function; all: Function }
+
+/** Build a reporting app from a factory and a parser stack. */
+export function bodyApp(factory: AppFactory, ...parsers: Function[]): any {
+  return reportingApp(factory(), parsers)
+}
+
+/** Open a raw TCP connection to a port; collect everything the server sends. */
+export async function rawConnection(port: number): Promise<{
+  write: (data: string | Buffer) => void
+  end: () => void
+  destroy: () => void
+  received: () => string
+  waitFor: (pattern: RegExp, timeoutMs?: number) => Promise<string>
+  closed: Promise<void>
+}> {
+  const net = await import('node:net')
+  const socket = net.connect(port, '127.0.0.1')
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()))
+  let data = ''
+  const waiters: Array<() => void> = []
+  socket.on('data', (c: Buffer) => { data += c.toString('latin1'); for (const w of waiters.splice(0)) w() })
+  socket.on('error', () => {})
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()))
+  return {
+    write: (d) => { socket.write(d) },
+    end: () => { socket.end() },
+    destroy: () => { socket.destroy() },
+    received: () => data,
+    closed,
+    waitFor: (pattern, timeoutMs = 5000) => new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('timed out waiting for ' + pattern + '; got ' + JSON.stringify(data))), timeoutMs)
+      const check = () => {
+        if (pattern.test(data)) { clearTimeout(timer); resolve(data) } else waiters.push(check)
+      }
+      check()
+    })
+  }
+}
