@@ -34,12 +34,13 @@ export interface RangeOptions {
 }
 
 /**
- * The Express-5-compatible request: an `http.IncomingMessage` plus the
+ * The shape of the request prototype (the public, generic handler type is
+ * `Request` in src/types/request.ts): an `http.IncomingMessage` plus the
  * members below. Properties set by the router or by other middleware
  * (`baseUrl`, `originalUrl`, `params`, `route`, `body`, `cookies`, ...) are
  * declared here so handlers are typed, but they live on each request object.
  */
-export interface Request extends http.IncomingMessage {
+export interface RequestPrototype extends http.IncomingMessage {
   app: RequestApp & Record<string, any>
   res?: http.ServerResponse & Record<string, any>
   baseUrl: string
@@ -87,7 +88,7 @@ export interface Request extends http.IncomingMessage {
  * @example
  * fw.request.isJson = function () { return this.is('json') === 'json' }
  */
-export const request: Request = Object.create(http.IncomingMessage.prototype)
+export const request: RequestPrototype = Object.create(http.IncomingMessage.prototype)
 
 // ---------------------------------------------------------------------------
 // Methods
@@ -96,7 +97,7 @@ export const request: Request = Object.create(http.IncomingMessage.prototype)
  * Read a request header, case-insensitively; `Referer` and `Referrer` are
  * the same header. Throws a TypeError for a missing or non-string name.
  */
-function header(this: Request, name: string): any {
+function header(this: RequestPrototype, name: string): any {
   if (!name) throw new TypeError('name argument is required to req.get')
   if (typeof name !== 'string') throw new TypeError('name must be a string to req.get')
   const key = name.toLowerCase()
@@ -104,48 +105,48 @@ function header(this: Request, name: string): any {
   if (key === 'referer' || key === 'referrer') return headers.referrer || headers.referer
   return headers[key]
 }
-request.get = request.header = header as Request['get']
+request.get = request.header = header as RequestPrototype['get']
 
 /** Best type for the response per the `Accept` header, or false. */
-request.accepts = function acceptsTypes(this: Request, ...types: any[]): any {
+request.accepts = function acceptsTypes(this: RequestPrototype, ...types: any[]): any {
   const negotiator = accepts(this)
   return negotiator.types.apply(negotiator, types)
-} as Request['accepts']
+} as RequestPrototype['accepts']
 
 /** First encoding accepted per `Accept-Encoding`, or false. */
-request.acceptsEncodings = function acceptsEncodings(this: Request, ...encodings: any[]): any {
+request.acceptsEncodings = function acceptsEncodings(this: RequestPrototype, ...encodings: any[]): any {
   const negotiator = accepts(this)
   return negotiator.encodings.apply(negotiator, encodings)
-} as Request['acceptsEncodings']
+} as RequestPrototype['acceptsEncodings']
 
 /** First charset accepted per `Accept-Charset`, or false. */
-request.acceptsCharsets = function acceptsCharsets(this: Request, ...charsets: any[]): any {
+request.acceptsCharsets = function acceptsCharsets(this: RequestPrototype, ...charsets: any[]): any {
   const negotiator = accepts(this)
   return negotiator.charsets.apply(negotiator, charsets)
-} as Request['acceptsCharsets']
+} as RequestPrototype['acceptsCharsets']
 
 /** First language accepted per `Accept-Language`, or false; no argument: all of them. */
-request.acceptsLanguages = function acceptsLanguages(this: Request, ...languages: any[]): any {
+request.acceptsLanguages = function acceptsLanguages(this: RequestPrototype, ...languages: any[]): any {
   const negotiator = accepts(this)
   return negotiator.languages.apply(negotiator, languages)
-} as Request['acceptsLanguages']
+} as RequestPrototype['acceptsLanguages']
 
 /**
  * The type among `types` matching the request's `Content-Type`: the type
  * (as given, or the full media type for wildcards and extensions), false
  * when none matches, null when the request has no body.
  */
-request.is = function is(this: Request, ...types: any[]): any {
+request.is = function is(this: RequestPrototype, ...types: any[]): any {
   const list = Array.isArray(types[0]) ? types[0] : types
   return typeis(this, list)
-} as Request['is']
+} as RequestPrototype['is']
 
 /**
  * Parse the `Range` header for a resource of `size` bytes: an array of
  * `{ start, end }` with a `type` property, -1 when unsatisfiable, -2 when
  * malformed, undefined without a `Range` header.
  */
-request.range = function range(this: Request, size: number, options?: RangeOptions) {
+request.range = function range(this: RequestPrototype, size: number, options?: RangeOptions) {
   const value = this.get('Range')
   if (!value) return undefined
   return parseRange(size, value, options)
@@ -155,23 +156,31 @@ request.range = function range(this: Request, size: number, options?: RangeOptio
 // Lazy properties
 
 /** Define a lazy, enumerable, configurable getter on the prototype. */
-function defineGetter<T>(name: string, get: (this: Request) => T): void {
+function defineGetter<T>(name: string, get: (this: RequestPrototype) => T): void {
   Object.defineProperty(request, name, { configurable: true, enumerable: true, get })
 }
 
 /** The application's compiled `trust proxy` function. */
-function trustFn(req: Request): TrustFn {
+function trustFn(req: RequestPrototype): TrustFn {
   return req.app.get('trust proxy fn')
 }
 
 /** The address of the peer that opened the connection. */
-function remoteAddress(req: Request): string | undefined {
+function remoteAddress(req: RequestPrototype): string | undefined {
   return req.socket ? req.socket.remoteAddress : undefined
 }
 
 /** Does the application trust the direct peer (hop 0) to forward headers? */
-function peerTrusted(req: Request): boolean {
+function peerTrusted(req: RequestPrototype): boolean {
   return trustFn(req)(remoteAddress(req) as string, 0)
+}
+
+/**
+ * `trust` with hop 0 already known to be trusted, so proxy-addr does not ask
+ * a user's trust function about the peer a second time.
+ */
+function trustingPeer(trust: TrustFn): TrustFn {
+  return (addr, i) => i === 0 || trust(addr, i)
 }
 
 /** First entry of a comma-separated header value, trimmed on both sides or only at its end. */
@@ -210,11 +219,17 @@ defineGetter('secure', function secure() {
 })
 
 defineGetter('ip', function ip() {
-  return proxyaddr(this, trustFn(this))
+  const trust = trustFn(this)
+  const peer = remoteAddress(this)
+  // an untrusted peer is the client: skip parsing X-Forwarded-For
+  if (!trust(peer as string, 0)) return peer
+  return proxyaddr(this, trustingPeer(trust))
 })
 
 defineGetter('ips', function ips() {
-  const addrs = proxyaddr.all(this, trustFn(this))
+  const trust = trustFn(this)
+  if (!trust(remoteAddress(this) as string, 0)) return []
+  const addrs = proxyaddr.all(this, trustingPeer(trust))
   // proxy-addr lists the socket address first; `ips` is client-first, without it
   addrs.reverse().pop()
   return addrs
