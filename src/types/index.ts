@@ -1,26 +1,43 @@
-// Public types. PLACEHOLDER written by the lead: the types work (issue 7) replaces it.
-import type { IncomingMessage, ServerResponse } from 'node:http'
+// The public types of switchyard, re-exported by `src/index.ts` (and, in the
+// built package, by the generated `dist/index.d.cts` / `dist/index.d.mts`).
+import './global'
 
-export type NextFunction = (err?: any) => void
-export type Request = IncomingMessage & Record<string, any>
-export type Response = ServerResponse & Record<string, any>
-export type RequestHandler = (req: Request, res: Response, next: NextFunction) => unknown
-export type ErrorRequestHandler = (err: any, req: Request, res: Response, next: NextFunction) => unknown
-export type Application = RequestHandler & Record<string, any>
-export type Router = RequestHandler & Record<string, any>
-export type Express = Application
-
-/** The `fw` function and what hangs off it. */
-export interface Switchyard {
-  (): Application
-  Router: (options?: { caseSensitive?: boolean; mergeParams?: boolean; strict?: boolean }) => Router
-  Route: new (path: unknown) => any
-  json: (options?: object) => RequestHandler
-  raw: (options?: object) => RequestHandler
-  text: (options?: object) => RequestHandler
-  urlencoded: (options?: object) => RequestHandler
-  static: (root: string, options?: object) => RequestHandler
-  application: Record<string, any>
-  request: Record<string, any>
-  response: Record<string, any>
-}
+export type { DefaultBody } from './global'
+export type { ParamsDictionary, ParamsFlatDictionary, RouteParameters, PathParams, PathArgument } from './path-params'
+export type { ParsedQs, Range, Ranges, RangeOptions, Request, StrictRequest } from './request'
+export type { CookieOptions, FormatHandlers, HeaderValue, Response, Send } from './response'
+export type {
+  Engine,
+  ErrorRequestHandler,
+  NextFunction,
+  RequestHandler,
+  RequestHandlerParams,
+  RequestParamHandler
+} from './handlers'
+export type {
+  ILayer,
+  IRoute,
+  IRouteHandler,
+  IRouter,
+  IRouterHandler,
+  IRouterMatcher,
+  RouteConstructor,
+  RouteParams,
+  Router,
+  RouterConstructor,
+  RouterMethod,
+  RouterOptions
+} from './router'
+export type { Application, Express, RenderCallback, Switchyard } from './application'
+export type {
+  BodyParser,
+  BodyParserMiddleware,
+  Options,
+  OptionsJson,
+  OptionsRaw,
+  OptionsText,
+  OptionsUrlencoded,
+  VerifyFunction
+} from './body'
+export type { DownloadOptions, SendFileOptions, ServeStaticMiddleware, ServeStaticOptions } from './static'
+export type { BodyParserError, BodyParserErrorType, Errback, HttpError } from './errors'
