@@ -36,6 +36,7 @@ const cases: Case[] = [
   { name: 'json strict false after newline', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: '\n\t false' } },
   { name: 'json strict long string', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: '"' + 'x'.repeat(80) + '"' } },
   { name: 'json strict with # inside', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: ' "#@~"' } },
+  { name: 'json strict broken literal', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: 'nope' } },
   { name: 'json invalid token', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: 'xyz' } },
   { name: 'json form feed first', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: '\f{}' } },
   { name: 'json truncated', parsers: (p) => [p.json()], req: { headers: JSON_CT, body: '{"a":' } },
@@ -205,6 +206,9 @@ const cases: Case[] = [
   { name: 'body consumed earlier', parsers: (p) => [(req: any, _res: any, next: any) => { req.on('data', () => {}); req.on('end', () => next()) }, p.json()], req: { headers: JSON_CT, body: '{}' } },
   { name: 'body set earlier and skipped', parsers: (p) => [(req: any, _res: any, next: any) => { req.body = 'pre'; next() }, p.json()], req: { headers: TEXT_CT, body: 'x' } },
   { name: 'body set earlier and parsed', parsers: (p) => [(req: any, _res: any, next: any) => { req.body = 'pre'; next() }, p.json()], req: { headers: JSON_CT, body: '{"over":1}' } },
+  { name: 'content-length rewritten larger', parsers: (p) => [(req: any, _res: any, next: any) => { req.headers['content-length'] = '50'; next() }, p.json()], req: { headers: JSON_CT, body: '{"a":1}' } },
+  { name: 'content-length rewritten smaller', parsers: (p) => [(req: any, _res: any, next: any) => { req.headers['content-length'] = '3'; next() }, p.json()], req: { headers: JSON_CT, body: '{"a":1}' } },
+  { name: 'content-length rewritten over limit', parsers: (p) => [(req: any, _res: any, next: any) => { req.headers['content-length'] = '500'; next() }, p.json({ limit: 100 })], req: { headers: JSON_CT, body: '{"a":1}' } },
   { name: 'stream not readable', parsers: (p) => [(req: any, _res: any, next: any) => { Object.defineProperty(req, 'readable', { value: false, configurable: true }); next() }, p.json()], req: { headers: JSON_CT, body: '{}' } },
   // the standalone module
   { name: 'module json', module: true, parsers: (p) => [p.json()], req: { headers: JSON_CT, body: '{"m":1}' } },

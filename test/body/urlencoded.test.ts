@@ -1,0 +1,116 @@
+// fw.urlencoded(): form bodies into an object.
+import { describe, expect, it } from 'vitest'
+import request from 'supertest'
+import fw from '../../src/index'
+import { bodyApp } from '../support/body'
+
+const FORM = 'application/x-www-form-urlencoded'
+const post = (parser: Function, body: string, contentType = FORM) =>
+  request(bodyApp(fw, parser)).post('/').set('Content-Type', contentType).send(body)
+
+describe('fw.urlencoded()', () => {
+  it('is a factory of length 1 returning a named middleware', () => {
+    expect(fw.urlencoded.length).toBe(1)
+    expect(fw.urlencoded().name).toBe('urlencodedParser')
+  })
+
+  it('parses flat values (extended false by default)', async () => {
+    const res = await post(fw.urlencoded(), 'name=tobi+ferret&tag=a&tag=b&user[name]=x')
+    expect(res.body.body.value).toEqual({ name: 'tobi ferret', tag: ['a', 'b'], 'user[name]': 'x' })
+  })
+
+  it('gives {} for an empty body', async () => {
+    const res = await request(bodyApp(fw, fw.urlencoded())).post('/').set('Content-Type', FORM).set('Content-Length', '0')
+    expect(res.body.body.value).toEqual({})
+  })
+
+  it('never lets __proto__, constructor or hasOwnProperty reach Object.prototype', async () => {
+    for (const extended of [false, true]) {
+      const res = await post(fw.urlencoded({ extended }), '__proto__[polluted]=1&constructor[prototype][polluted]=2&hasOwnProperty=3&__proto__=4')
+      expect(res.status).toBe(200)
+      expect(res.body.body.value.hasOwnProperty).toBe('3')
+      expect(res.body.body.value).not.toHaveProperty('__proto__.polluted')
+      expect(({} as any).polluted).toBeUndefined()
+    }
+  })
+})
+
+describe('fw.urlencoded({ extended: true })', () => {
+  it('parses nested objects and arrays', async () => {
+    const res = await post(fw.urlencoded({ extended: true }), 'user[name]=tobi&user[pets][]=loki&user[pets][]=jane&a[0]=x&a[1]=y')
+    expect(res.body.body.value).toEqual({ user: { name: 'tobi', pets: ['loki', 'jane'] }, a: ['x', 'y'] })
+  })
+
+  it('keeps arrays up to the larger of 100 items and the parameter count', async () => {
+    const many = Array.from({ length: 150 }, (_, i) => 'a[]=' + i).join('&')
+    expect((await post(fw.urlencoded({ extended: true }), many)).body.body.value.a).toHaveLength(150)
+    expect((await post(fw.urlencoded({ extended: true }), 'a[150]=x')).body.body.value).toEqual({ a: { 150: 'x' } })
+  })
+
+  it('answers 400 querystring.parse.rangeError past depth (default 32)', async () => {
+    const deep = (n: number) => 'a' + '[b]'.repeat(n) + '=1'
+    expect((await post(fw.urlencoded({ extended: true }), deep(32))).status).toBe(200)
+    const res = await post(fw.urlencoded({ extended: true }), deep(33))
+    expect(res.status).toBe(400)
+    expect(res.body).toMatchObject({ type: 'querystring.parse.rangeError', message: 'The input exceeded the depth' })
+    expect((await post(fw.urlencoded({ extended: true, depth: 1 }), deep(2))).status).toBe(400)
+  })
+
+  it('validates depth at creation', () => {
+    expect(() => fw.urlencoded({ extended: true, depth: -1 })).toThrow('option depth must be a zero or a positive number')
+    expect(() => fw.urlencoded({ extended: true, depth: 'deep' as never })).toThrow(TypeError)
+    // like body-parser, depth is only read (and checked) for the extended parser
+    expect(typeof fw.urlencoded({ depth: -1 })).toBe('function')
+  })
+})
+
+describe('fw.urlencoded({ parameterLimit })', () => {
+  it('answers 413 parameters.too.many before parsing', async () => {
+    const res = await post(fw.urlencoded({ parameterLimit: 2 }), 'a=1&b=2&c=3')
+    expect(res.status).toBe(413)
+    expect(res.body).toMatchObject({ type: 'parameters.too.many', message: 'too many parameters' })
+  })
+
+  it('accepts exactly the limit', async () => {
+    expect((await post(fw.urlencoded({ parameterLimit: 3 }), 'a=1&b=2&c=3')).body.body.value).toEqual({ a: '1', b: '2', c: '3' })
+  })
+
+  it('defaults to 1000', async () => {
+    const body = (n: number) => Array.from({ length: n }, (_, i) => 'k' + i + '=1').join('&')
+    expect((await post(fw.urlencoded(), body(1000))).status).toBe(200)
+    expect((await post(fw.urlencoded(), body(1001))).status).toBe(413)
+  })
+
+  it('validates parameterLimit at creation', () => {
+    expect(() => fw.urlencoded({ parameterLimit: 0 })).toThrow('option parameterLimit must be a positive number')
+    expect(() => fw.urlencoded({ parameterLimit: NaN })).toThrow(TypeError)
+    expect(typeof fw.urlencoded({ parameterLimit: Infinity })).toBe('function')
+  })
+})
+
+describe('fw.urlencoded() charsets', () => {
+  it('decodes iso-8859-1 forms', async () => {
+    expect((await post(fw.urlencoded(), 'a=%E9', FORM + '; charset=iso-8859-1')).body.body.value).toEqual({ a: 'é' })
+    expect((await post(fw.urlencoded({ defaultCharset: 'iso-8859-1' }), 'a=%E9')).body.body.value).toEqual({ a: 'é' })
+  })
+
+  it('answers 415 for other charsets', async () => {
+    const res = await post(fw.urlencoded(), 'a=1', FORM + '; charset=koi8-r')
+    expect(res.status).toBe(415)
+    expect(res.body).toMatchObject({ type: 'charset.unsupported', charset: 'koi8-r' })
+  })
+
+  it('lets the utf8 sentinel pick the charset with charsetSentinel', async () => {
+    const res = await post(fw.urlencoded({ charsetSentinel: true, defaultCharset: 'iso-8859-1' }), 'utf8=%E2%9C%93&a=%C3%A9')
+    expect(res.body.body.value).toEqual({ a: 'é' })
+  })
+
+  it('decodes numeric entities with interpretNumericEntities', async () => {
+    const res = await post(fw.urlencoded({ interpretNumericEntities: true, defaultCharset: 'iso-8859-1' }), 'a=%26%239786%3B')
+    expect(res.body.body.value).toEqual({ a: '☺' })
+  })
+
+  it('validates defaultCharset at creation', () => {
+    expect(() => fw.urlencoded({ defaultCharset: 'koi8-r' as never })).toThrow('option defaultCharset must be either utf-8 or iso-8859-1')
+  })
+})
