@@ -11,7 +11,6 @@ import escapeHtml from 'escape-html'
 import createError from 'http-errors'
 import statuses from 'statuses'
 import vary from 'vary'
-import type { Request } from './request'
 import { clearingOptions, serializeCookie, type CookieOptions } from './utils/res-cookie'
 import {
   downloadArgs, downloadTransfer, sendFilePath, transferFile,
@@ -23,6 +22,20 @@ import { formatKeyType, normaliseContentType, typeFromName, withUtf8Charset } fr
 export type { CookieOptions } from './utils/res-cookie'
 export type { SendFileCallback, SendFileOptions } from './utils/res-file'
 
+/**
+ * What the response uses of its request (src/request.ts provides all of it;
+ * `secret` comes from cookie-parser, `next` from the router).
+ */
+export interface ResponseRequest extends http.IncomingMessage {
+  app: ResponseApp & Record<string, any>
+  readonly fresh: boolean
+  readonly query: Record<string, any>
+  accepts(types: string[]): string | false
+  next?: (err?: unknown) => void
+  secret?: string
+  [key: string]: any
+}
+
 /** What the response needs from its application. */
 export interface ResponseApp {
   get(setting: string): any
@@ -33,7 +46,7 @@ export interface ResponseApp {
 export type HeaderValue = string | number | boolean | ReadonlyArray<string | number | boolean>
 
 /** A `res.format` map: media types or extension names to handlers, plus `default`. */
-export type FormatHandlers = Record<string, (req: Request, res: Response, next: (err?: unknown) => void) => void>
+export type FormatHandlers = Record<string, (req: ResponseRequest, res: Response, next: (err?: unknown) => void) => void>
 
 /** The `res.render` callback. */
 export type RenderCallback = (err: Error | null, html?: string) => void
@@ -43,9 +56,9 @@ export type RenderCallback = (err: Error | null, html?: string) => void
  * members below. `app`, `req` and `locals` are attached per application and
  * per request.
  */
-export interface Response extends http.ServerResponse<Request> {
+export interface Response extends http.ServerResponse<ResponseRequest> {
   app: ResponseApp & Record<string, any>
-  req: Request
+  req: ResponseRequest
   locals: Record<string, any>
   status(code: number): this
   sendStatus(code: number): this
@@ -298,7 +311,7 @@ response.attachment = function attachment(filename) {
  * res.cookie('session', id, { httpOnly: true, sameSite: 'lax', maxAge: 86_400_000 })
  */
 response.cookie = function cookie(name, value, options) {
-  return this.append('Set-Cookie', serializeCookie(name, value, options, (this.req as any).secret))
+  return this.append('Set-Cookie', serializeCookie(name, value, options, this.req.secret))
 }
 
 /**
@@ -447,7 +460,7 @@ response.json = function json(body) {
 response.jsonp = function jsonp(body) {
   const app = this.app
   let text = stringifyJson(body, app.get('json replacer'), app.get('json spaces'), app.get('json escape'))
-  let callback = (this.req.query as Record<string, unknown>)[app.get('jsonp callback name')]
+  let callback = this.req.query[app.get('jsonp callback name')]
 
   if (!this.getHeader('Content-Type')) {
     this.setHeader('X-Content-Type-Options', 'nosniff')
