@@ -60,7 +60,6 @@ function charsetExists(charset: string): boolean {
   return known
 }
 
-
 /**
  * Run one parser over a request. Skips (plain `next()`) when the body was
  * already read, when there is no body or when the Content-Type does not match;
@@ -77,22 +76,22 @@ export function read(req: BodyRequest, res: ServerResponse, next: Next, reader: 
   if (charset !== null && typeof charset !== 'string') { next(charset); return }
 
   const encoding = (req.headers['content-encoding'] || 'identity').toLowerCase()
+  let inflater: Inflater | undefined
+  if (encoding !== 'identity') {
+    if (!reader.inflate) { next(unsupportedEncoding(encoding, true)); return }
+    inflater = inflaterFor(encoding)
+    if (inflater === undefined) { next(unsupportedEncoding(encoding, false)); return }
+  }
+  if (charset !== null && !charsetExists(charset)) { next(unsupportedCharset(charset)); return }
+
+  // nothing has touched the stream so far: on the errors above Node discards the body itself
   let stream: Readable = req
   let length: number | undefined
-  if (encoding === 'identity') {
+  if (inflater === undefined) {
     const declared = parseInt(req.headers['content-length'] as string, 10)
     length = Number.isNaN(declared) ? undefined : declared
   } else {
-    if (!reader.inflate) { next(unsupportedEncoding(encoding, true)); return }
-    const inflater = inflaterFor(encoding)
-    if (inflater === undefined) { next(unsupportedEncoding(encoding, false)); return }
     stream = req.pipe(inflater())
-  }
-
-  if (charset !== null && !charsetExists(charset)) {
-    drop(req, stream)
-    next(unsupportedCharset(charset))
-    return
   }
 
   getRawBody(stream, { length, limit: reader.limit }, (err, buf) => {

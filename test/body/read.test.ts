@@ -277,4 +277,18 @@ describe('read: connection handling', () => {
     expect(out.indexOf('HTTP/1.1 413')).toBeGreaterThanOrEqual(0)
     expect(out.indexOf('HTTP/1.1 413')).toBeLessThan(out.indexOf('HTTP/1.1 200'))
   })
+
+  it('keeps a keep-alive connection usable after a 415 refused before reading', async () => {
+    const server = await serve(app(fw.text()))
+    servers.push(server)
+    const conn = await rawConnection(server.port)
+    const gz = zlib.gzipSync('refused')
+    conn.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain; charset=klingon\r\nContent-Encoding: gzip\r\nContent-Length: ' + gz.length + '\r\n\r\n')
+    conn.write(gz)
+    conn.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok')
+    const out = await conn.waitFor(/HTTP\/1.1 200[\s\S]*"value":"ok"/)
+    conn.destroy()
+    expect(out).toMatch(/^HTTP\/1.1 415/)
+    expect(out).toContain('"type":"charset.unsupported"')
+  })
 })
