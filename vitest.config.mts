@@ -6,6 +6,13 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 15000,
     hookTimeout: 15000,
-    pool: 'forks'
+    pool: 'forks',
+    // Type tests (`expectTypeOf`) run against the BUILT declarations: test/types
+    // imports 'switchyard' by its own package name (self-reference through "exports").
+    typecheck: {
+      enabled: true,
+      include: ['test/types/**/*.test-d.ts'],
+      tsconfig: './test/types/tsconfig.json'
+    }
   }
 })
