@@ -2,7 +2,8 @@
 // receive, putting `charset=utf-8` on text bodies, and the media types of
 // res.format keys. Results are memoised in small bounded maps: apps use a
 // handful of types, and parsing them again on every response is waste.
-import contentType from 'content-type'
+// Named imports: content-type is compiled with __esModule and has no default export.
+import { format as formatContentType, parse as parseContentType } from 'content-type'
 import mime from 'mime-types'
 
 const CACHE_LIMIT = 256
@@ -44,9 +45,9 @@ const utf8 = new Map<string, string>()
 export function withUtf8Charset(type: string): string {
   const hit = utf8.get(type)
   if (hit !== undefined) return hit
-  const parsed = contentType.parse(type)
+  const parsed = parseContentType(type)
   parsed.parameters.charset = 'utf-8'
-  return remember(utf8, type, contentType.format(parsed))
+  return remember(utf8, type, formatContentType(parsed))
 }
 
 /**
