@@ -256,6 +256,8 @@ const cases: Case[] = [
 
   // odd arguments
   { name: 'redirect() without url', handler: (req, res) => res.redirect() },
+  { name: 'redirect(url, status) reversed', handler: (req, res) => res.redirect('/x', 301) },
+  { name: 'redirect(undefined, url)', handler: (req, res) => res.redirect(undefined, '/x') },
   { name: 'location(number)', handler: (req, res) => res.location(123).end() },
   { name: 'set undefined value', handler: (req, res) => res.set('X-U', undefined).end() },
   { name: 'append without value', handler: (req, res) => res.append('X-U').end() },
