@@ -46,8 +46,8 @@ export interface Application<LocalsObj extends Record<string, any> = Record<stri
   /** Set a boolean setting to false. */
   disable(setting: string): this
   /** Render a view with the registered engine. */
-  render(name: string, options?: object, callback?: RenderCallback): void
   render(name: string, callback: RenderCallback): void
+  render(name: string, options?: object, callback?: RenderCallback): void
   /** Start an HTTP server (`http.createServer(app).listen(...)`); the callback also receives listen errors. */
   listen(port: number, hostname: string, backlog: number, callback?: (error?: Error) => void): Server
   listen(port: number, hostname: string, callback?: (error?: Error) => void): Server

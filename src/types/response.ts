@@ -103,8 +103,8 @@ export interface Response<
   redirect(url: string): void
   redirect(status: number, url: string): void
   /** Render a view and send it; with a callback, the HTML is passed instead. */
-  render(view: string, options?: object, callback?: (err: Error, html: string) => void): void
   render(view: string, callback?: (err: Error, html: string) => void): void
+  render(view: string, options?: object, callback?: (err: Error, html: string) => void): void
   /** Variables local to this request, visible to views. */
   locals: LocalsObj & Express.Locals
   /** Charset used by `res.send` for strings. */
