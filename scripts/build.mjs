@@ -8,7 +8,7 @@
 import { build } from 'tsup'
 import ts from 'typescript'
 import { createRequire } from 'node:module'
-import { writeFileSync, rmSync } from 'node:fs'
+import { readFileSync, writeFileSync, rmSync } from 'node:fs'
 
 const entries = { index: 'src/index.ts', 'body-parser': 'src/body/index.ts' }
 rmSync('dist', { recursive: true, force: true })
@@ -59,6 +59,11 @@ function emitTypes(entry, outDir) {
     const host = { getCanonicalFileName: (f) => f, getCurrentDirectory: ts.sys.getCurrentDirectory, getNewLine: () => '\n' }
     throw new Error('type declarations failed:\n' + ts.formatDiagnostics(all, host))
   }
+  // `export =` modules re-export types through `export import X = T.X`, which TS
+  // refuses for names re-exported with `export type`: in a declaration file the
+  // plain form means the same thing.
+  const index = `${outDir}/index.d.ts`
+  writeFileSync(index, readFileSync(index, 'utf8').replace(/^export type \{/gm, 'export {'))
   const checker = program.getTypeChecker()
   const file = program.getSourceFile(entry)
   return checker.getExportsOfModule(checker.getSymbolAtLocation(file)).map((s) => s.name).sort()
