@@ -70,17 +70,63 @@ application.defaultConfiguration = function defaultConfiguration(this: any) {
   if (env === 'production') this.enable('view cache')
 }
 
-/** Handle one request: link req/res, set their prototypes, run the router, then the final handler. */
+/** Handle one request: link req/res, give them the app's prototypes, run the router, then the final handler. */
 application.handle = function handle(this: any, req: any, res: any, callback?: Next) {
   const app = this
   const done: Next = callback || ((err?: any) => finalHandler(req, res, err, { env: app.settings.env, onerror: logError.bind(app) }))
   if (this.settings['x-powered-by']) res.setHeader('X-Powered-By', 'Switchyard')
   req.res = res
   res.req = req
-  Object.setPrototypeOf(req, this.request)
-  Object.setPrototypeOf(res, this.response)
+  const request = this.request
+  const response = this.response
+  // Swapping prototypes costs more than the rest of the dispatch together
+  // (see docs/design.md): skip it when the objects were built with the right ones.
+  if (Object.getPrototypeOf(req) !== request) {
+    Object.setPrototypeOf(req, request)
+    if (!callback) adoptServer(this, req)
+  }
+  if (Object.getPrototypeOf(res) !== response) Object.setPrototypeOf(res, response)
   if (!res.locals) res.locals = Object.create(null)
   this.router.handle(req, res, done)
+}
+
+/** Marks an http.Server that adoptServer has already looked at. */
+const adopted = Symbol('switchyard adopted')
+
+/**
+ * When `app` is the only 'request' listener of the server that received
+ * `req`, and the server builds its requests and responses with Node's own
+ * classes, make it build them with constructors whose prototypes are
+ * `app.request` and `app.response`: later requests then arrive with the right
+ * prototypes and app.handle need not swap them. The result is the same
+ * objects with the same prototype chain (req.constructor is still
+ * IncomingMessage); a server shared with other handlers is left alone.
+ */
+function adoptServer(app: any, req: any): void {
+  const server = req.socket?.server
+  if (!server || typeof server !== 'object' || server[adopted]) return
+  server[adopted] = true
+  const listeners = typeof server.listeners === 'function' ? server.listeners('request') : []
+  if (listeners.length !== 1 || listeners[0] !== app) return
+  let kRequest: symbol | undefined
+  let kResponse: symbol | undefined
+  for (const sym of Object.getOwnPropertySymbols(server)) {
+    if (sym.description === 'IncomingMessage' && server[sym] === http.IncomingMessage) kRequest = sym
+    if (sym.description === 'ServerResponse' && server[sym] === http.ServerResponse) kResponse = sym
+  }
+  if (kRequest === undefined || kResponse === undefined) return
+  const request = app.request
+  const response = app.response
+  function SwitchyardRequest(this: any, socket: any) {
+    ;(http.IncomingMessage as any).call(this, socket)
+  }
+  SwitchyardRequest.prototype = request
+  function SwitchyardResponse(this: any, req: any, options: any) {
+    ;(http.ServerResponse as any).call(this, req, options)
+  }
+  SwitchyardResponse.prototype = response
+  server[kRequest] = SwitchyardRequest
+  server[kResponse] = SwitchyardResponse
 }
 
 function logError(this: any, err: any) {
@@ -187,10 +233,11 @@ application.disable = function disable(this: any, setting: string) {
 }
 
 for (const method of methods) {
-  application[method] = function (this: any, path: unknown, ...handlers: unknown[]) {
-    if (method === 'get' && arguments.length === 1) return this.set(path)
+  application[method] = function (this: any, path: unknown) {
+    // app.get(name) reads a setting: keep that path free of allocations
+    if (method === 'get' && arguments.length === 1) return this.settings[path as string]
     const route = this.route(path)
-    route[method](...handlers)
+    route[method](...Array.prototype.slice.call(arguments, 1))
     return this
   }
 }

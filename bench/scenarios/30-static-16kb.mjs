@@ -9,6 +9,7 @@ const file = path.join(root, '16kb.txt')
 
 export default {
   name: 'static 16 KB file',
+  streams: true,
   request: { path: '/static/16kb.txt' },
   switchyard: (fw) => { const app = fw(); app.use('/static', fw.static(root)); return app },
   express: (express) => { const app = express(); app.use('/static', express.static(root)); return app },

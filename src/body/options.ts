@@ -3,7 +3,7 @@
 // the read core calls per request.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import bytes from 'bytes'
-import contentType from 'content-type'
+import { parse as parseContentType } from 'content-type'
 import typeis from 'type-is'
 
 /** `verify(req, res, buf, encoding)`: throw to reject the body (403 `entity.verify.failed`). */
@@ -91,7 +91,7 @@ export function requestCharset(req: IncomingMessage): string | undefined {
   if (charsetCache.has(header)) return charsetCache.get(header)
   let charset: string | undefined
   try {
-    charset = (contentType.parse(header).parameters.charset || '').toLowerCase() || undefined
+    charset = (parseContentType(header).parameters.charset || '').toLowerCase() || undefined
   } catch {
     charset = undefined
   }

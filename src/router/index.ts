@@ -230,6 +230,10 @@ proto.handle = function handle(req: any, res: any, callback: Next) {
   const parentNext = req.next
   const allowed: string[] | undefined = req.method === 'OPTIONS' ? [] : undefined
   let paramCalled: Record<string, ParamState> | undefined
+  // the static-route lookup of the last path seen (middleware rarely changes it)
+  let lookedUp: string | undefined
+  let lookedUpIn: StackIndex | undefined
+  let literalHits: number[] | undefined
   let idx = 0
   let removed = ''
   let slashAdded = false
@@ -276,7 +280,12 @@ proto.handle = function handle(req: any, res: any, callback: Next) {
     // find the next matching layer, in stack order: static routes come from
     // the index, every other layer is tried in turn
     const index = indexOf(router)
-    const literals = index.literal.size !== 0 ? index.literal.get(literalKey(path, index)) : undefined
+    if (path !== lookedUp || index !== lookedUpIn) {
+      lookedUp = path
+      lookedUpIn = index
+      literalHits = index.literal.size !== 0 ? index.literal.get(literalKey(path, index)) : undefined
+    }
+    const literals = literalHits
     let li = 0
     if (literals !== undefined) while (li < literals.length && literals[li] < idx) li++
     let oi = index.otherFrom[idx]
@@ -328,21 +337,23 @@ proto.handle = function handle(req: any, res: any, callback: Next) {
 
     const route = layer.route
     if (route) req.route = route
-    const params = mergeParent ? mergeParams(found.params, parentParams) : found.params
-    req.params = params
-    const layerPath = found.path
+    req.params = mergeParent ? mergeParams(found.params, parentParams) : found.params
+    const keys = paramCallbacksFor(paramCallbacks, found.params)
+    if (keys === undefined) {
+      // the common case: no param trigger applies, call the layer directly
+      if (route) handleRequest(layer.handle, req, res, next)
+      else trimPrefix(layer, layerError, found.path, path)
+      sync = 0
+      return
+    }
     const matched = layer
-
-    const proceed = (perr?: any) => {
+    const layerPath = found.path
+    processParams(paramCallbacks, keys, (paramCalled ??= Object.create(null)), req, res, (perr?: any) => {
       if (perr) next(layerError || perr)
       else if (route) handleRequest(matched.handle, req, res, next)
       else trimPrefix(matched, layerError, layerPath, path)
       sync = 0
-    }
-
-    const keys = paramCallbacksFor(paramCallbacks, found.params)
-    if (keys === undefined) proceed()
-    else processParams(paramCallbacks, keys, (paramCalled ??= Object.create(null)), req, res, proceed)
+    })
   }
 
   const trimPrefix = (layer: Layer, layerError: any, layerPath: string, path: string) => {

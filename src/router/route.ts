@@ -1,5 +1,5 @@
 import { Layer, handleError, handleRequest, type Handler } from './layer'
-import { methods } from './methods'
+import { lowerMethod, methods } from './methods'
 
 type Next = (err?: any) => void
 
@@ -28,7 +28,7 @@ export class Route {
   /** Does this route have a handler for `method` (HEAD counts as GET when no HEAD handler)? */
   _handlesMethod(method: string): boolean {
     if (this.methods._all) return true
-    let name = typeof method === 'string' ? method.toLowerCase() : method
+    let name = typeof method === 'string' ? lowerMethod(method) : method
     if (name === 'head' && !this.methods.head) name = 'get'
     return Boolean(this.methods[name])
   }
@@ -48,7 +48,7 @@ export class Route {
       done()
       return
     }
-    let method = typeof req.method === 'string' ? req.method.toLowerCase() : req.method
+    let method = typeof req.method === 'string' ? lowerMethod(req.method) : req.method
     if (method === 'head' && !this.methods.head) method = 'get'
     req.route = this
 
