@@ -1,0 +1,139 @@
+// app.handle gives every req/res the app's prototypes. On a server whose only
+// listener is the app, the server is made to construct them with those
+// prototypes directly (no per-request swap). Nothing else may differ.
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import fw from '../src/index'
+
+const servers: http.Server[] = []
+afterEach(async () => {
+  vi.restoreAllMocks()
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections()
+    await new Promise((r) => s.close(r))
+  }
+})
+
+async function serve(server: http.Server): Promise<number> {
+  servers.push(server)
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  return (server.address() as AddressInfo).port
+}
+
+function get(port: number, path = '/'): Promise<string> {
+  return new Promise((resolve, reject) => {
+    http.get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+      let body = ''
+      res.setEncoding('utf8')
+      res.on('data', (c) => (body += c))
+      res.on('end', () => resolve(body))
+    }).on('error', reject)
+  })
+}
+
+function describeObjects(app: any) {
+  return (req: any, res: any) => {
+    res.end(JSON.stringify({
+      reqProto: Object.getPrototypeOf(req) === app.request,
+      resProto: Object.getPrototypeOf(res) === app.response,
+      reqCtor: req.constructor === http.IncomingMessage,
+      resCtor: res.constructor === http.ServerResponse,
+      reqInstance: req instanceof http.IncomingMessage,
+      resInstance: res instanceof http.ServerResponse,
+      appFromReq: req.app === app,
+      appFromRes: res.app === app,
+      linked: req.res === res && res.req === req,
+      extended: `${req.fromApp}/${req.fromBase}/${res.fromApp}`
+    }))
+  }
+}
+
+const expected = JSON.stringify({
+  reqProto: true, resProto: true, reqCtor: true, resCtor: true, reqInstance: true, resInstance: true,
+  appFromReq: true, appFromRes: true, linked: true, extended: 'app/base/app-res'
+})
+
+describe('request and response prototypes', () => {
+  it('are the app\'s on every request of a server that serves only the app', async () => {
+    const app = fw()
+    ;(app.request as any).fromApp = 'app'
+    ;(fw.request as any).fromBase = 'base'
+    ;(app.response as any).fromApp = 'app-res'
+    app.get('/', describeObjects(app))
+    const port = await serve(http.createServer(app))
+    expect(await get(port)).toBe(expected)
+    // later requests are built with the right prototypes: no swap happens
+    const swap = vi.spyOn(Object, 'setPrototypeOf')
+    expect(await get(port)).toBe(expected)
+    expect(await get(port)).toBe(expected)
+    expect(swap).not.toHaveBeenCalled()
+    delete (fw.request as any).fromBase
+  })
+
+  it('are the app\'s when the server is shared with another handler', async () => {
+    const one = fw()
+    const two = fw()
+    one.get('/', describeObjects(one))
+    two.get('/', (req: any, res: any) => res.end(String(Object.getPrototypeOf(req) === two.request && req.app === two)))
+    const port = await serve(http.createServer((req, res) => (req.url === '/' && req.headers['x-two'] === undefined ? one(req, res) : two(req, res))))
+    for (let i = 0; i < 3; i++) {
+      expect(JSON.parse(await get(port)).reqProto).toBe(true)
+    }
+    const viaTwo = await new Promise<string>((resolve) => {
+      http.get({ host: '127.0.0.1', port, path: '/', headers: { 'x-two': '1' }, agent: false }, (res) => {
+        let b = ''
+        res.on('data', (c) => (b += c))
+        res.on('end', () => resolve(b))
+      })
+    })
+    expect(viaTwo).toBe('true')
+  })
+
+  it('are the app\'s when two apps alternate on servers of their own', async () => {
+    const a = fw()
+    const b = fw()
+    a.get('/', describeObjects(a))
+    b.get('/', describeObjects(b))
+    const pa = await serve(http.createServer(a))
+    const pb = await serve(http.createServer(b))
+    for (let i = 0; i < 2; i++) {
+      expect(JSON.parse(await get(pa)).appFromReq).toBe(true)
+      expect(JSON.parse(await get(pb)).appFromReq).toBe(true)
+    }
+  })
+
+  it('switch to a mounted app\'s and back to the parent\'s', async () => {
+    const parent = fw()
+    const child = fw()
+    child.get('/', (req: any, res: any, next: any) => {
+      req.inChild = Object.getPrototypeOf(req) === child.request && req.app === child
+      next()
+    })
+    parent.use('/child', child)
+    parent.use((req: any, res: any) => res.end(`${req.inChild} ${Object.getPrototypeOf(req) === parent.request} ${req.app === parent}`))
+    const port = await serve(http.createServer(parent))
+    expect(await get(port, '/child')).toBe('true true true')
+    expect(await get(port, '/child')).toBe('true true true')
+  })
+
+  it('follow a replaced app.request', async () => {
+    const app = fw()
+    app.get('/', (req: any, res: any) => res.end(String(req.marker)))
+    const port = await serve(http.createServer(app))
+    expect(await get(port)).toBe('undefined')
+    app.request = Object.create(app.request, { marker: { value: 'replaced' } })
+    expect(await get(port)).toBe('replaced')
+  })
+
+  it('leave a server with its own IncomingMessage class alone', async () => {
+    class MyRequest extends http.IncomingMessage {
+      mine = true
+    }
+    const app = fw()
+    app.get('/', (req: any, res: any) => res.end(`${req.mine} ${req.app === app}`))
+    const port = await serve(http.createServer({ IncomingMessage: MyRequest }, app))
+    expect(await get(port)).toBe('true true')
+    expect(await get(port)).toBe('true true')
+  })
+})
