@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events'
 import http from 'node:http'
 import { resolve } from 'node:path'
 import { Router, methods } from './router/index'
-import { flattenHandlers } from './router/route'
+import { useArguments } from './router/route'
 import { finalHandler } from './final-handler'
 import { View, type Engine } from './view'
 import { compileETag, compileQueryParser, compileTrust } from './utils/compile'
@@ -135,18 +135,7 @@ function logError(this: any, err: any) {
 
 /** Mount middleware, routers or sub-apps on an optional path (default '/'). */
 application.use = function use(this: any, ...args: unknown[]) {
-  let offset = 0
-  let path: unknown = '/'
-  const first = args[0]
-  if (typeof first !== 'function') {
-    let arg = first
-    while (Array.isArray(arg) && arg.length !== 0) arg = arg[0]
-    if (typeof arg !== 'function') {
-      offset = 1
-      path = first
-    }
-  }
-  const fns = flattenHandlers(args.slice(offset))
+  const { path, handlers: fns } = useArguments(args)
   if (fns.length === 0) throw new TypeError('app.use() requires a middleware function')
   const router = this.router
   for (const fn of fns as any[]) {

@@ -1,6 +1,6 @@
 import parseUrl from 'parseurl'
 import { Layer, handleError, handleRequest, type Handler, type MatchResult } from './layer'
-import { Route, flattenHandlers } from './route'
+import { Route, useArguments } from './route'
 import { methods } from './methods'
 
 export { Route } from './route'
@@ -92,18 +92,7 @@ proto.param = function param(name: string, fn: ParamCallback) {
 }
 
 proto.use = function use(...args: unknown[]) {
-  let offset = 0
-  let path: unknown = '/'
-  const first = args[0]
-  if (typeof first !== 'function') {
-    let arg = first
-    while (Array.isArray(arg) && arg.length !== 0) arg = arg[0]
-    if (typeof arg !== 'function') {
-      offset = 1
-      path = first
-    }
-  }
-  const callbacks = flattenHandlers(args.slice(offset))
+  const { path, handlers: callbacks } = useArguments(args)
   if (callbacks.length === 0) throw new TypeError('argument handler is required')
   for (const fn of callbacks) {
     if (typeof fn !== 'function') throw new TypeError('argument handler must be a function')

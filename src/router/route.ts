@@ -119,4 +119,19 @@ function describe(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`
 }
 
-export { flattenHandlers }
+/**
+ * Split the arguments of `use([path], ...handlers)`: the first argument is the
+ * path unless it is a function or a (nested) array whose first leaf is one;
+ * the path defaults to '/'. Handlers are flattened.
+ */
+function useArguments(args: unknown[]): { path: unknown; handlers: unknown[] } {
+  const first = args[0]
+  if (typeof first !== 'function') {
+    let arg = first
+    while (Array.isArray(arg) && arg.length !== 0) arg = arg[0]
+    if (typeof arg !== 'function') return { path: first, handlers: flattenHandlers(args.slice(1)) }
+  }
+  return { path: '/', handlers: flattenHandlers(args) }
+}
+
+export { flattenHandlers, useArguments }
