@@ -17,6 +17,7 @@ import {
   type SendFileCallback, type SendFileOptions
 } from './utils/res-file'
 import { jsonpBody, stringifyJson } from './utils/res-json'
+import { isBuiltinETag } from './utils/compile'
 import { formatKeyType, normaliseContentType, typeFromName, withUtf8Charset } from './utils/res-type'
 
 export type { CookieOptions } from './utils/res-cookie'
@@ -350,10 +351,13 @@ function lengthAndEtag(res: Response, chunk: Chunk): Chunk {
   let body = chunk
   let length: number
   if (typeof body === 'string') {
-    if (generateETag || body.length > 1000) {
+    if (generateETag && !isBuiltinETag(etagFn)) {
+      // a user's etag function gets the bytes, as in Express
       body = Buffer.from(body, 'utf8')
       length = body.length
     } else {
+      // the built-in generators hash the string itself; handing res.end a
+      // string lets Node write headers and body in one piece
       length = Buffer.byteLength(body, 'utf8')
     }
   } else if (body !== undefined) {

@@ -96,6 +96,28 @@ describe('res.send() ETag', () => {
     expect(custom.headers.etag).toBe('"n3"')
   })
 
+  it('gives a custom etag function the body as a Buffer, as Express does', async () => {
+    const seen: unknown[] = []
+    const app = appWith((req, res) => res.send('h\u00e9llo'), '/', (a) => a.set('etag', (body: unknown, encoding: unknown) => { seen.push(Buffer.isBuffer(body), encoding); return '"c"' }))
+    const res = await request(app).get('/')
+    expect(res.headers.etag).toBe('"c"')
+    expect(seen).toEqual([true, undefined])
+  })
+
+  it('tags a non-ASCII string body as its utf-8 bytes, weak and strong', async () => {
+    const body = 'caf\u00e9 \u2603 \ud83d\ude00'
+    const bytes = Buffer.from(body, 'utf8')
+    const weak = await request(appWith((req, res) => res.send(body))).get('/')
+    const weakBuf = await request(appWith((req, res) => res.type('html').send(bytes))).get('/')
+    expect(weak.headers.etag).toBe(weakBuf.headers.etag)
+    expect(weak.headers['content-length']).toBe(String(bytes.length))
+    expect(weak.text).toBe(body)
+    const strong = await request(appWith((req, res) => res.send(body), '/', (a) => a.set('etag', 'strong'))).get('/')
+    const strongBuf = await request(appWith((req, res) => res.type('html').send(bytes), '/', (a) => a.set('etag', 'strong'))).get('/')
+    expect(strong.headers.etag).toBe(strongBuf.headers.etag)
+    expect(strong.headers.etag).toMatch(/^"/)
+  })
+
   it('sets no Content-Length when Transfer-Encoding is set', async () => {
     const res = await request(appWith((req, res) => res.set('Transfer-Encoding', 'chunked').send('chunked body'))).get('/')
     expect(res.headers['content-length']).toBeUndefined()

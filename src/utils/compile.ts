@@ -11,9 +11,11 @@ export type QueryParserFn = (str: string) => Record<string, unknown>
 export type TrustFn = (addr: string, i: number) => boolean
 
 function generator(weak: boolean): ETagFn {
+  const options = { weak }
   return function generateETag(body, encoding) {
-    const buf = Buffer.isBuffer(body) ? body : Buffer.from(body, encoding)
-    return etag(buf, { weak })
+    // a utf-8 string hashes to the same tag as its bytes: no Buffer needed
+    if (typeof body === 'string' && (encoding === undefined || encoding === 'utf8')) return etag(body, options)
+    return etag(Buffer.isBuffer(body) ? body : Buffer.from(body, encoding), options)
   }
 }
 
@@ -21,6 +23,11 @@ function generator(weak: boolean): ETagFn {
 export const weakETag: ETagFn = generator(true)
 /** Strong ETag of a body. */
 export const strongETag: ETagFn = generator(false)
+
+/** Is `fn` one of the built-in generators (which accept utf-8 strings as they are)? */
+export function isBuiltinETag(fn: unknown): boolean {
+  return fn === weakETag || fn === strongETag
+}
 
 /** Compile the `etag` setting (true/'weak', 'strong', false, or a function). */
 export function compileETag(val: unknown): ETagFn | undefined {
