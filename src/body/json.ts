@@ -1,6 +1,6 @@
 // fw.json(): parse JSON bodies into req.body.
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { compileLimit, compileType, compileVerify, optionsObject, requestCharset, type BaseOptions } from './options'
+import { commonReader, optionsObject, requestCharset, type BaseOptions } from './options'
 import { read, type BodyRequest, type Next, type Reader } from './read'
 import { unsupportedCharset } from './errors'
 
@@ -29,10 +29,7 @@ export function json(options?: JsonOptions): BodyParser {
   const opts = optionsObject<JsonOptions>(options)
   const reviver = typeof opts.reviver === 'function' ? (opts.reviver as Reviver) : undefined
   const reader: Reader = {
-    limit: compileLimit(opts.limit),
-    inflate: opts.inflate !== false,
-    verify: compileVerify(opts.verify),
-    matches: compileType(opts.type, 'application/json'),
+    ...commonReader(opts, 'application/json'),
     charset: jsonCharset,
     parse: opts.strict === false ? (body: string) => parseLoose(body, reviver) : (body: string) => parseStrict(body, reviver)
   }

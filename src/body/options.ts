@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import bytes from 'bytes'
 import { parse as parseContentType } from 'content-type'
 import typeis from 'type-is'
+import type { Reader } from './read'
 
 /** `verify(req, res, buf, encoding)`: throw to reject the body (403 `entity.verify.failed`). */
 export type VerifyFunction = (req: IncomingMessage, res: ServerResponse, buf: Buffer, encoding: string | null) => void
@@ -99,3 +100,18 @@ export function requestCharset(req: IncomingMessage): string | undefined {
   charsetCache.set(header, charset)
   return charset
 }
+
+/**
+ * The reader fields every parser compiles the same way from its options:
+ * `limit`, `inflate`, `verify` and `type` (with the parser's default type).
+ * Throws a TypeError at creation for a bad value.
+ */
+export function commonReader(opts: { limit?: unknown; inflate?: unknown; verify?: unknown; type?: unknown }, defaultType: string): Pick<Reader, 'limit' | 'inflate' | 'verify' | 'matches'> {
+  return {
+    limit: compileLimit(opts.limit),
+    inflate: opts.inflate !== false,
+    verify: compileVerify(opts.verify),
+    matches: compileType(opts.type, defaultType)
+  }
+}
+

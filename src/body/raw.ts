@@ -1,5 +1,5 @@
 // fw.raw(): read bodies into a Buffer.
-import { compileLimit, compileType, compileVerify, optionsObject, type BaseOptions } from './options'
+import { commonReader, optionsObject, type BaseOptions } from './options'
 import { read, type BodyRequest, type Reader } from './read'
 import type { BodyParser } from './json'
 
@@ -17,10 +17,7 @@ const identity = (body: Buffer): Buffer => body
 export function raw(options?: RawOptions): BodyParser {
   const opts = optionsObject<RawOptions>(options)
   const reader: Reader = {
-    limit: compileLimit(opts.limit),
-    inflate: opts.inflate !== false,
-    verify: compileVerify(opts.verify),
-    matches: compileType(opts.type, 'application/octet-stream'),
+    ...commonReader(opts, 'application/octet-stream'),
     charset: noCharset,
     parse: identity
   }

@@ -1,6 +1,6 @@
 // fw.text(): read bodies into a string.
 import type { IncomingMessage } from 'node:http'
-import { compileLimit, compileType, compileVerify, optionsObject, requestCharset, type BaseOptions } from './options'
+import { commonReader, optionsObject, requestCharset, type BaseOptions } from './options'
 import { read, type BodyRequest, type Reader } from './read'
 import type { BodyParser } from './json'
 
@@ -21,10 +21,7 @@ export function text(options?: TextOptions): BodyParser {
   const opts = optionsObject<TextOptions>(options)
   const defaultCharset = (opts.defaultCharset || 'utf-8') as string
   const reader: Reader = {
-    limit: compileLimit(opts.limit),
-    inflate: opts.inflate !== false,
-    verify: compileVerify(opts.verify),
-    matches: compileType(opts.type, 'text/plain'),
+    ...commonReader(opts, 'text/plain'),
     charset: (req: IncomingMessage) => requestCharset(req) ?? defaultCharset,
     parse: identity
   }

@@ -2,7 +2,7 @@
 // flat (extended: false) or nested (extended: true).
 import type { IncomingMessage } from 'node:http'
 import qs from 'qs'
-import { compileLimit, compileType, compileVerify, optionsObject, requestCharset, type BaseOptions } from './options'
+import { commonReader, optionsObject, requestCharset, type BaseOptions } from './options'
 import { read, type BodyRequest, type Reader } from './read'
 import { depthExceeded, tooManyParameters, unsupportedCharset } from './errors'
 import type { BodyParser } from './json'
@@ -32,10 +32,7 @@ export function urlencoded(options?: UrlencodedOptions): BodyParser {
   const opts = optionsObject<UrlencodedOptions>(options)
   const defaultCharset = compileDefaultCharset(opts.defaultCharset)
   const reader: Reader = {
-    limit: compileLimit(opts.limit),
-    inflate: opts.inflate !== false,
-    verify: compileVerify(opts.verify),
-    matches: compileType(opts.type, 'application/x-www-form-urlencoded'),
+    ...commonReader(opts, 'application/x-www-form-urlencoded'),
     charset: (req: IncomingMessage) => {
       const charset = requestCharset(req) ?? defaultCharset
       return charset === 'utf-8' || charset === 'iso-8859-1' ? charset : unsupportedCharset(charset)
