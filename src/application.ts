@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events'
 import http from 'node:http'
 import { resolve } from 'node:path'
 import { Router, methods } from './router/index'

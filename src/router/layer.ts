@@ -58,8 +58,11 @@ export class Layer {
     this.end = Boolean(options.end)
     this.slash = path === '/' && !this.end
     const paths = Array.isArray(path) ? path : [path]
-    this.matchers = paths.map((p) => this.#compile(p))
-    this.literals = this.slash ? undefined : literalsOf(paths, this.sensitive, this.strict)
+    // each string pattern is parsed once: its literal (if static) serves both
+    // the string matcher and the router's static-route index
+    const literals = paths.map((p) => (typeof p === 'string' ? staticLiteral(p, this.strict) : undefined))
+    this.matchers = paths.map((p, i) => this.#compile(p, literals[i]))
+    this.literals = this.slash ? undefined : indexKeys(literals, this.sensitive)
   }
 
   /**
@@ -76,10 +79,9 @@ export class Layer {
     return null
   }
 
-  #compile(path: unknown): Matcher {
+  #compile(path: unknown, literal: string | undefined): Matcher {
     if (path instanceof RegExp) return regexpMatcher(path)
     if (typeof path !== 'string') throw new TypeError('argument path must be a string, a regular expression, or an array of these')
-    const literal = staticLiteral(path, this.strict)
     if (literal !== undefined) {
       return this.end
         ? exactMatcher(literal, this.sensitive, this.strict)
@@ -116,11 +118,10 @@ function staticLiteral(path: string, strict: boolean): string | undefined {
   return strict ? text : loosen(text)
 }
 
-function literalsOf(paths: unknown[], sensitive: boolean, strict: boolean): string[] | undefined {
+/** The static-route index keys of a layer: only when every one of its paths is a non-empty literal. */
+function indexKeys(literals: Array<string | undefined>, sensitive: boolean): string[] | undefined {
   const out: string[] = []
-  for (const p of paths) {
-    if (typeof p !== 'string') return undefined
-    const literal = staticLiteral(p, strict)
+  for (const literal of literals) {
     if (literal === undefined || literal === '') return undefined
     out.push(sensitive ? literal : literal.toLowerCase())
   }
