@@ -20,6 +20,8 @@ await build({
   platform: 'node',
   dts: false,
   sourcemap: false,
+  // keep every function's source name (stack traces, layer.name, tools that read the stack)
+  keepNames: true,
   clean: false,
   silent: true,
   outExtension: () => ({ js: '.cjs' }),

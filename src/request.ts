@@ -261,12 +261,16 @@ defineGetter('subdomains', function subdomains() {
 
 defineGetter('fresh', function isFresh() {
   const method = this.method
-  if (method !== 'GET' && method !== 'HEAD') return false
+  // GET, HEAD and QUERY (Express 5.3) can be answered from a cache
+  if (method !== 'GET' && method !== 'HEAD' && method !== 'QUERY') return false
   const res = this.res
   if (!res) return false
   const status = res.statusCode
   if ((status < 200 || status >= 300) && status !== 304) return false
-  return fresh(this.headers, {
+  const headers = this.headers
+  // no conditional header: `fresh` would say false; skip building its arguments
+  if (!headers['if-none-match'] && !headers['if-modified-since']) return false
+  return fresh(headers, {
     etag: res.getHeader('ETag'),
     'last-modified': res.getHeader('Last-Modified')
   })

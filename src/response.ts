@@ -17,7 +17,7 @@ import {
   type SendFileCallback, type SendFileOptions
 } from './utils/res-file'
 import { jsonpBody, stringifyJson } from './utils/res-json'
-import { isBuiltinETag } from './utils/compile'
+import { builtinStringTag, isBuiltinETag, type ETagFn } from './utils/compile'
 import { formatKeyType, normaliseContentType, typeFromName, withUtf8Charset } from './utils/res-type'
 
 export type { CookieOptions } from './utils/res-cookie'
@@ -281,7 +281,7 @@ response.redirect = function redirect(this: Response, statusOrUrl: any, url?: an
   this.location(address)
   const body = redirectBody(this, status, this.getHeader('Location') as string)
   this.status(status)
-  this.setHeader('Content-Length', Buffer.byteLength(body))
+  this.setHeader('Content-Length', String(Buffer.byteLength(body)))
   if (this.req.method === 'HEAD') this.end()
   else this.end(body)
 } as Response['redirect']
@@ -294,12 +294,10 @@ response.redirect = function redirect(this: Response, statusOrUrl: any, url?: an
  * res.attachment('report.pdf')
  */
 response.attachment = function attachment(filename) {
-  if (filename) {
-    this.type(extname(filename))
-    this.setHeader('Content-Disposition', contentDisposition(basename(filename)))
-  } else {
-    this.setHeader('Content-Disposition', 'attachment')
-  }
+  // an empty string is a file name (`filename=""`); only a missing one means none
+  const name = filename !== undefined ? basename(filename) : undefined
+  if (name) this.type(extname(name))
+  this.setHeader('Content-Disposition', contentDisposition(name))
   return this
 }
 
@@ -344,30 +342,33 @@ function viewToBuffer(view: ArrayBufferView): Buffer {
   return Buffer.isBuffer(view) ? view : Buffer.from(view.buffer, view.byteOffset, view.byteLength)
 }
 
-/** Content-Length and (when the app has an etag function) ETag; returns the body to write. */
-function lengthAndEtag(res: Response, chunk: Chunk): Chunk {
-  const etagFn = res.app.get('etag fn')
-  const generateETag = typeof etagFn === 'function' && !res.getHeader('ETag')
+/**
+ * Content-Length (a string, as Express stores it) and, when the app has an
+ * etag function, the ETag. Returns the body to write.
+ *
+ * Express turns a string body into bytes whenever it makes an ETag or the
+ * string has 1000 or more characters; Node then writes the head on its own,
+ * in latin1. Switchyard keeps the string (Node then writes head and body in
+ * one piece, UTF-8), and `writeBody` falls back to bytes only when the head
+ * holds a byte that Express would send differently.
+ */
+function lengthAndEtag(res: Response, chunk: string | Buffer, etagFn: ETagFn | undefined): string | Buffer {
   let body = chunk
   let length: number
   if (typeof body === 'string') {
-    if (generateETag && !isBuiltinETag(etagFn)) {
+    if (etagFn !== undefined && !isBuiltinETag(etagFn)) {
       // a user's etag function gets the bytes, as in Express
       body = Buffer.from(body, 'utf8')
       length = body.length
     } else {
-      // the built-in generators hash the string itself; handing res.end a
-      // string lets Node write headers and body in one piece
       length = Buffer.byteLength(body, 'utf8')
     }
-  } else if (body !== undefined) {
-    length = body.length
   } else {
-    return body
+    length = body.length
   }
-  if (!res.hasHeader('Transfer-Encoding')) res.setHeader('Content-Length', length)
-  if (generateETag) {
-    const tag = etagFn(body, undefined)
+  if (!res.hasHeader('Transfer-Encoding')) res.setHeader('Content-Length', String(length))
+  if (etagFn !== undefined) {
+    const tag = typeof body === 'string' ? builtinStringTag(etagFn, body, length) : etagFn(body, undefined)
     if (tag) res.setHeader('ETag', tag)
   }
   return body
@@ -388,6 +389,25 @@ function stripForStatus(res: Response, chunk: Chunk): Chunk {
     return ''
   }
   return chunk
+}
+
+const NON_ASCII = /[^\x00-\x7f]/
+
+/**
+ * End the response with `chunk`. A string that Express would have sent as
+ * bytes goes out as a string (one write) unless the head holds a non-ASCII
+ * byte: Node would then encode the head as UTF-8 where Express's goes out as
+ * latin1, so the body goes as bytes too. The head is built by `writeHead`
+ * (what `end` would call anyway) and read from `_header`; where that field is
+ * missing, the body always goes as bytes, which is what Express does.
+ */
+function writeBody(res: Response, chunk: Chunk, bytesInExpress: boolean): void {
+  if (bytesInExpress && typeof chunk === 'string') {
+    if (!res.headersSent) res.writeHead(res.statusCode)
+    const head = (res as { _header?: unknown })._header
+    if (typeof head !== 'string' || NON_ASCII.test(head)) chunk = Buffer.from(chunk, 'utf8')
+  }
+  res.end(chunk)
 }
 
 /**
@@ -428,12 +448,23 @@ response.send = function send(body) {
       throw new TypeError('res.send() cannot send a ' + typeof body)
   }
 
-  chunk = lengthAndEtag(this, chunk)
+  // would Express have turned the string into bytes? (see lengthAndEtag)
+  let bytesInExpress = false
+  if (chunk !== undefined) {
+    const etagFn = this.app.get('etag fn')
+    const generate = typeof etagFn === 'function' && !this.getHeader('ETag')
+    bytesInExpress = typeof chunk === 'string' && (generate || chunk.length >= 1000)
+    chunk = lengthAndEtag(this, chunk, generate ? etagFn : undefined)
+  }
   if (this.req.fresh) this.statusCode = 304
-  chunk = stripForStatus(this, chunk)
+  const code = this.statusCode
+  if (code === 204 || code === 304 || code === 205) {
+    chunk = stripForStatus(this, chunk)
+    bytesInExpress = false // Express sends the emptied body as a string too
+  }
 
   if (this.req.method === 'HEAD') this.end()
-  else this.end(chunk)
+  else writeBody(this, chunk, bytesInExpress)
   return this
 }
 

@@ -1,9 +1,10 @@
 import parseUrl from 'parseurl'
-import { Layer, handleError, handleRequest, type Handler, type MatchResult } from './layer'
+import { Layer, kEnd, kLiterals, kSensitive, kStrict, type Handler, type MatchResult } from './layer'
 import { Route, useArguments } from './route'
+
+export { Route }
 import { methods } from './methods'
 
-export { Route } from './route'
 export { Layer } from './layer'
 export { methods } from './methods'
 
@@ -78,7 +79,8 @@ export const Router = function Router(this: unknown, options?: RouterOptions): R
 
 // routers are functions: keep call/apply/bind reachable through the prototype chain
 Router.prototype = Object.create(Function.prototype)
-Router.prototype.constructor = Router
+// router@2 exposes the Route class on Router (req.route instanceof Router.Route)
+;(Router as any).Route = Route
 
 const proto = Router.prototype as Router
 
@@ -97,6 +99,7 @@ proto.use = function use(...args: unknown[]) {
   for (const fn of callbacks) {
     if (typeof fn !== 'function') throw new TypeError('argument handler must be a function')
     const layer = new Layer(path, { sensitive: this.caseSensitive, strict: false, end: false }, fn as Handler)
+    layer.route = undefined
     this.stack.push(layer)
   }
   return this
@@ -132,7 +135,7 @@ function indexOf(router: Router): StackIndex {
   const otherFrom = new Int32Array(stack.length + 1)
   for (let i = 0; i < stack.length; i++) {
     const layer = stack[i]
-    const lits = layer.route && layer.end && layer.sensitive === sensitive && layer.strict === strict ? layer.literals : undefined
+    const lits = layer.route && layer[kEnd] && layer[kSensitive] === sensitive && layer[kStrict] === strict ? layer[kLiterals] : undefined
     if (lits) {
       for (const key of new Set(lits)) {
         const list = literal.get(key)
@@ -330,7 +333,7 @@ proto.handle = function handle(req: any, res: any, callback: Next) {
     const keys = paramCallbacksFor(paramCallbacks, found.params)
     if (keys === undefined) {
       // the common case: no param trigger applies, call the layer directly
-      if (route) handleRequest(layer.handle, req, res, next)
+      if (route) layer.handleRequest(req, res, next)
       else trimPrefix(layer, layerError, found.path, path)
       sync = 0
       return
@@ -339,7 +342,7 @@ proto.handle = function handle(req: any, res: any, callback: Next) {
     const layerPath = found.path
     processParams(paramCallbacks, keys, (paramCalled ??= Object.create(null)), req, res, (perr?: any) => {
       if (perr) next(layerError || perr)
-      else if (route) handleRequest(matched.handle, req, res, next)
+      else if (route) matched.handleRequest(req, res, next)
       else trimPrefix(matched, layerError, layerPath, path)
       sync = 0
     })
@@ -364,8 +367,8 @@ proto.handle = function handle(req: any, res: any, callback: Next) {
       }
       req.baseUrl = parentUrl + (removed[removed.length - 1] === '/' ? removed.slice(0, -1) : removed)
     }
-    if (layerError) handleError(layer.handle, layerError, req, res, next)
-    else handleRequest(layer.handle, req, res, next)
+    if (layerError) layer.handleError(layerError, req, res, next)
+    else layer.handleRequest(req, res, next)
   }
 
   req.next = next

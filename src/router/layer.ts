@@ -23,46 +23,61 @@ type Matcher = (path: string) => MatchResult | false
 
 const TRAILING_SLASHES = /\/+$/
 
+/** Internal fields of a Layer, kept off its enumerable keys (tools print and copy layers). */
+export const kEnd = Symbol('switchyard.layer.end')
+export const kLiterals = Symbol('switchyard.layer.literals')
+export const kSensitive = Symbol('switchyard.layer.sensitive')
+export const kStrict = Symbol('switchyard.layer.strict')
+
 /**
  * A layer: one compiled path matcher and one handler. Compiled once, in the
  * constructor; `match` returns its result and never stores per-request state.
+ *
+ * Its own enumerable fields are router@2's, in the same order: `handle`,
+ * `name`, `rawPath`, `slash`, `matchers`, then `route` (for a router's layers)
+ * or `method` (for a route's layers), set by the code that creates it.
+ * Everything else is symbol-keyed.
  */
 export class Layer {
   handle: Handler
   name: string
-  /** the route, for layers created by `router.route()` */
-  route: Route | undefined = undefined
-  /** the method, for layers inside a Route's stack (undefined = all) */
-  method: string | undefined = undefined
-  /** the raw path given at registration */
-  readonly pathPattern: unknown
-  readonly matchers: Matcher[]
+  /** the path given at registration */
+  rawPath: unknown
   /** true for a non-ending layer on '/': matches every path without a regexp */
-  readonly slash: boolean
+  slash: boolean
+  matchers: Matcher[]
+  /** the route, for a router's layers created by `router.route()` */
+  declare route: Route | undefined
+  /** the method, for layers inside a Route's stack (undefined = all) */
+  declare method: string | undefined
   /**
    * When every path of this layer is a plain string without parameters: the
    * literal paths (lower-cased unless case-sensitive, trailing slashes loosened
    * unless strict), so the router can compare strings instead of running a regexp.
    */
-  readonly literals: string[] | undefined
-  readonly sensitive: boolean
-  readonly strict: boolean
-  readonly end: boolean
+  declare [kLiterals]: string[] | undefined
+  declare [kSensitive]: boolean
+  declare [kStrict]: boolean
+  declare [kEnd]: boolean
 
   constructor(path: unknown, options: LayerOptions, fn: Handler) {
+    const sensitive = Boolean(options.sensitive)
+    const strict = Boolean(options.strict)
+    const end = Boolean(options.end)
     this.handle = fn
     this.name = fn.name || '<anonymous>'
-    this.pathPattern = path
-    this.sensitive = Boolean(options.sensitive)
-    this.strict = Boolean(options.strict)
-    this.end = Boolean(options.end)
-    this.slash = path === '/' && !this.end
+    this.rawPath = path
+    // only an explicit end: false (router.use) gets the fast path; a route's own layers do not
+    this.slash = path === '/' && options.end === false
     const paths = Array.isArray(path) ? path : [path]
     // each string pattern is parsed once: its literal (if static) serves both
     // the string matcher and the router's static-route index
-    const literals = paths.map((p) => (typeof p === 'string' ? staticLiteral(p, this.strict) : undefined))
-    this.matchers = paths.map((p, i) => this.#compile(p, literals[i]))
-    this.literals = this.slash ? undefined : indexKeys(literals, this.sensitive)
+    const literals = paths.map((p) => (typeof p === 'string' ? staticLiteral(p, strict) : undefined))
+    this.matchers = paths.map((p, i) => compile(p, literals[i], sensitive, strict, end))
+    hide(this, kLiterals, this.slash ? undefined : indexKeys(literals, sensitive))
+    hide(this, kSensitive, sensitive)
+    hide(this, kStrict, strict)
+    hide(this, kEnd, end)
   }
 
   /**
@@ -79,22 +94,55 @@ export class Layer {
     return null
   }
 
-  #compile(path: unknown, literal: string | undefined): Matcher {
-    if (path instanceof RegExp) return regexpMatcher(path)
-    if (typeof path !== 'string') throw new TypeError('argument path must be a string, a regular expression, or an array of these')
-    if (literal !== undefined) {
-      return this.end
-        ? exactMatcher(literal, this.sensitive, this.strict)
-        : prefixMatcher(literal, this.sensitive)
+  /**
+   * Call the handler as a request handler: one of arity > 3 is skipped; a
+   * throw or a rejected promise (a falsy reason becomes an Error) goes to next.
+   */
+  handleRequest(req: any, res: any, next: (err?: any) => void): void {
+    const fn = this.handle
+    if (fn.length > 3) {
+      next()
+      return
     }
-    const fn = compileMatch(this.strict ? path : loosen(path), {
-      sensitive: this.sensitive,
-      end: this.end,
-      trailing: !this.strict,
-      decode: decodeParam
-    })
-    return fn as Matcher
+    try {
+      const ret = fn(req, res, next)
+      if (ret !== undefined && ret !== null && typeof ret.then === 'function') {
+        ret.then(null, (err: unknown) => next(err || new Error('Rejected promise')))
+      }
+    } catch (err) {
+      next(err)
+    }
   }
+
+  /** Call the handler as an error handler (arity 4 only; others pass the error on). */
+  handleError(err: any, req: any, res: any, next: (err?: any) => void): void {
+    const fn = this.handle
+    if (fn.length !== 4) {
+      next(err)
+      return
+    }
+    try {
+      const ret = fn(err, req, res, next)
+      if (ret !== undefined && ret !== null && typeof ret.then === 'function') {
+        ret.then(null, (e: unknown) => next(e || new Error('Rejected promise')))
+      }
+    } catch (e) {
+      next(e)
+    }
+  }
+}
+
+function hide(target: object, key: symbol, value: unknown): void {
+  Object.defineProperty(target, key, { value, writable: true, enumerable: false, configurable: true })
+}
+
+function compile(path: unknown, literal: string | undefined, sensitive: boolean, strict: boolean, end: boolean): Matcher {
+  if (path instanceof RegExp) return regexpMatcher(path)
+  if (typeof path !== 'string') throw new TypeError('argument path must be a string, a regular expression, or an array of these')
+  if (literal !== undefined) {
+    return end ? exactMatcher(literal, sensitive, strict) : prefixMatcher(literal, sensitive)
+  }
+  return compileMatch(strict ? path : loosen(path), { sensitive, end, trailing: !strict, decode: decodeParam }) as Matcher
 }
 
 /** Remove trailing slashes unless the path is '/' (non-strict matching allows one back). */
@@ -149,7 +197,7 @@ function exactMatcher(literal: string, sensitive: boolean, strict: boolean): Mat
   return (path) => {
     const len = path.length
     if (len === n || (!strict && len === n + 1 && path.charCodeAt(n) === 0x2f)) {
-      if (sameText(path, 0, lit, sensitive)) return { path, params: {} }
+      if (sameText(path, 0, lit, sensitive)) return { path, params: Object.create(null) }
     }
     return false
   }
@@ -162,10 +210,10 @@ function prefixMatcher(literal: string, sensitive: boolean): Matcher {
   return (path) => {
     const len = path.length
     if (len < n || !sameText(path, 0, lit, sensitive)) return false
-    if (len === n) return { path, params: {} }
+    if (len === n) return { path, params: Object.create(null) }
     if (path.charCodeAt(n) !== 0x2f) return false
     // a single trailing slash at the very end belongs to the match
-    return { path: len === n + 1 ? path : path.slice(0, n), params: {} }
+    return { path: len === n + 1 ? path : path.slice(0, n), params: Object.create(null) }
   }
 }
 
@@ -213,40 +261,9 @@ export function decodeParam(val: string): string {
   } catch (err) {
     if (err instanceof URIError) {
       err.message = `Failed to decode param '${val}'`
-      ;(err as URIError & { status: number }).status = 400
+      ;(err as URIError & { status: number; statusCode: number }).status = 400
+      ;(err as URIError & { status: number; statusCode: number }).statusCode = 400
     }
     throw err
-  }
-}
-
-/** Call a request handler: arity > 3 is skipped; a throw or a rejected promise goes to next. */
-export function handleRequest(fn: Handler, req: any, res: any, next: (err?: any) => void): void {
-  if (fn.length > 3) {
-    next()
-    return
-  }
-  try {
-    const ret = fn(req, res, next)
-    if (ret !== undefined && ret !== null && typeof ret.then === 'function') {
-      ret.then(null, (err: unknown) => next(err))
-    }
-  } catch (err) {
-    next(err)
-  }
-}
-
-/** Call an error handler (arity 4 only; others pass the error on). */
-export function handleError(fn: Handler, err: any, req: any, res: any, next: (err?: any) => void): void {
-  if (fn.length !== 4) {
-    next(err)
-    return
-  }
-  try {
-    const ret = fn(err, req, res, next)
-    if (ret !== undefined && ret !== null && typeof ret.then === 'function') {
-      ret.then(null, (e: unknown) => next(e))
-    }
-  } catch (e) {
-    next(e)
   }
 }

@@ -1,4 +1,4 @@
-import { Layer, handleError, handleRequest, type Handler } from './layer'
+import { Layer, type Handler } from './layer'
 import { lowerMethod, methods } from './methods'
 
 type Next = (err?: any) => void
@@ -17,12 +17,15 @@ function flattenHandlers(args: unknown[], out: unknown[] = []): unknown[] {
  */
 export class Route {
   path: unknown
-  stack: Layer[] = []
+  stack: Layer[]
   /** methods with at least one handler (lower-case; `_all` for `.all()`) */
-  methods: Record<string, boolean> = Object.create(null)
+  methods: Record<string, boolean>
 
   constructor(path: unknown) {
+    // assigned in router@2's order: tools that print a route see the same keys
     this.path = path
+    this.stack = []
+    this.methods = Object.create(null)
   }
 
   /** Does this route have a handler for `method` (HEAD counts as GET when no HEAD handler)? */
@@ -55,7 +58,7 @@ export class Route {
     // one handler: the router's continuation already means the same as ours
     if (stack.length === 1) {
       const layer = stack[0]
-      if (layer.method === undefined || layer.method === method) handleRequest(layer.handle, req, res, done)
+      if (layer.method === undefined || layer.method === method) layer.handleRequest(req, res, done)
       else done()
       return
     }
@@ -79,8 +82,8 @@ export class Route {
         }
       }
       if (layer === undefined) return done(err)
-      if (err) handleError(layer.handle, err, req, res, next)
-      else handleRequest(layer.handle, req, res, next)
+      if (err) layer.handleError(err, req, res, next)
+      else layer.handleRequest(req, res, next)
       sync = 0
     }
     next()
@@ -88,31 +91,30 @@ export class Route {
 
   /** Handlers for every method. */
   all(...handlers: unknown[]): this {
-    return this.#add(undefined, 'all', handlers)
+    return addHandlers(this, undefined, 'all', handlers)
   }
+}
 
-  #add(method: string | undefined, label: string, handlers: unknown[]): this {
-    const callbacks = flattenHandlers(handlers)
-    if (callbacks.length === 0) throw new TypeError('argument handler is required')
-    for (const fn of callbacks) {
-      if (typeof fn !== 'function') {
-        throw new TypeError(`argument handler must be a function (Route.${label}() got ${describe(fn)})`)
-      }
-      const layer = new Layer('/', {}, fn as Handler)
-      layer.method = method
-      this.methods[method ?? '_all'] = true
-      this.stack.push(layer)
-    }
-    return this
+// (no static block or #private member: esbuild would rename the class in the bundle)
+for (const method of methods) {
+  ;(Route.prototype as any)[method] = function (this: Route, ...handlers: unknown[]) {
+    return addHandlers(this, method, method, handlers)
   }
+}
 
-  static {
-    for (const method of methods) {
-      ;(Route.prototype as any)[method] = function (this: Route, ...handlers: unknown[]) {
-        return this.#add(method, method, handlers)
-      }
+function addHandlers<R extends Route>(route: R, method: string | undefined, label: string, handlers: unknown[]): R {
+  const callbacks = flattenHandlers(handlers)
+  if (callbacks.length === 0) throw new TypeError('argument handler is required')
+  for (const fn of callbacks) {
+    if (typeof fn !== 'function') {
+      throw new TypeError(`argument handler must be a function (Route.${label}() got ${describe(fn)})`)
     }
+    const layer = new Layer('/', {}, fn as Handler)
+    layer.method = method
+    route.methods[method ?? '_all'] = true
+    route.stack.push(layer)
   }
+  return route
 }
 
 function describe(value: unknown): string {

@@ -1,5 +1,5 @@
 import { parse as parseQuerystring } from 'node:querystring'
-import etag from 'etag'
+import { entityTag, stringTag } from './etag'
 import proxyaddr from 'proxy-addr'
 import qs from 'qs'
 
@@ -10,23 +10,26 @@ export type QueryParserFn = (str: string) => Record<string, unknown>
 /** A proxy trust test as stored in the `trust proxy fn` setting. */
 export type TrustFn = (addr: string, i: number) => boolean
 
-function generator(weak: boolean): ETagFn {
-  const options = { weak }
-  return function generateETag(body, encoding) {
-    // a utf-8 string hashes to the same tag as its bytes: no Buffer needed
-    if (typeof body === 'string' && (encoding === undefined || encoding === 'utf8')) return etag(body, options)
-    return etag(Buffer.isBuffer(body) ? body : Buffer.from(body, encoding), options)
-  }
-}
-
 /** Weak ETag of a body (the default `etag` setting). */
-export const weakETag: ETagFn = generator(true)
+export const weakETag: ETagFn = function generateETag(body, encoding) {
+  return entityTag(body, encoding, true)
+}
 /** Strong ETag of a body. */
-export const strongETag: ETagFn = generator(false)
+export const strongETag: ETagFn = function generateETag(body, encoding) {
+  return entityTag(body, encoding, false)
+}
 
 /** Is `fn` one of the built-in generators (which accept utf-8 strings as they are)? */
 export function isBuiltinETag(fn: unknown): boolean {
   return fn === weakETag || fn === strongETag
+}
+
+/**
+ * The tag a built-in generator gives a UTF-8 string body whose byte length
+ * the caller already knows (res.send computed it for Content-Length).
+ */
+export function builtinStringTag(fn: ETagFn, body: string, length: number): string {
+  return stringTag(body, length, fn === weakETag)
 }
 
 /** Compile the `etag` setting (true/'weak', 'strong', false, or a function). */

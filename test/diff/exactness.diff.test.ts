@@ -1,0 +1,293 @@
+// Differential tests for the last differences found against express@5.3 /
+// router@2.2 (issue 11): each builds the same app on both, sends the same
+// request, and compares what a client or a middleware can observe.
+import net from 'node:net'
+import express from 'express'
+import listEndpoints from 'express-list-endpoints'
+import { describe, expect, it } from 'vitest'
+import fw from '../../src/index'
+import { listen, request, type RawRequest } from '../support/diff'
+import { both, reportErrors } from '../support/res-diff'
+
+type Lib = any
+
+/** Run `build` on an app of each library, send `req` to both, return both answers and what `build` recorded. */
+async function recorded(build: (app: any, lib: Lib, record: (v: unknown) => void) => void, req: RawRequest) {
+  const out: Record<string, { answer: unknown; records: unknown[] }> = {}
+  for (const [name, lib] of [['switchyard', fw], ['express', express]] as const) {
+    const records: unknown[] = []
+    const app = (lib as Lib)()
+    build(app, lib, (v) => records.push(v))
+    const server = await listen(app)
+    try {
+      const answer = await request(server.port, req)
+      const { date: _d, 'x-powered-by': _x, ...headers } = answer.headers
+      out[name] = { answer: { status: answer.status, headers, body: answer.body }, records }
+    } finally {
+      await server.close()
+    }
+  }
+  return out
+}
+
+describe('a handler whose promise rejects with a falsy value', () => {
+  const values: Array<[string, unknown]> = [['undefined', undefined], ['null', null], ['0', 0], ["''", ''], ['false', false]]
+  for (const [label, value] of values) {
+    it(`middleware rejecting with ${label} reaches the error handlers`, async () => {
+      const r = await both((app) => {
+        app.use(() => Promise.reject(value))
+        app.get('/', (req: any, res: any) => res.send('carried on'))
+        app.use(reportErrors)
+      }, { path: '/' })
+      expect(r.switchyard).toEqual(r.express)
+      expect(r.switchyard.body).toContain('Rejected promise')
+    })
+    it(`route handler rejecting with ${label} reaches the error handlers`, async () => {
+      const r = await both((app) => {
+        app.get('/', async () => { throw value }, (req: any, res: any) => res.send('carried on'))
+        app.use(reportErrors)
+      }, { path: '/' })
+      expect(r.switchyard).toEqual(r.express)
+      expect(r.switchyard.status).toBe(500)
+    })
+    it(`error handler rejecting with ${label} passes a new error on`, async () => {
+      const r = await both((app) => {
+        app.get('/', () => { throw new Error('first') })
+        app.use((err: any, req: any, res: any, next: any) => Promise.reject(value))
+        app.use(reportErrors)
+      }, { path: '/' })
+      expect(r.switchyard).toEqual(r.express)
+      expect(r.switchyard.body).toContain('Rejected promise')
+    })
+  }
+})
+
+describe('Router.Route', () => {
+  it('is the Route class: req.route instanceof Router.Route, and fw.Route is the same class', async () => {
+    const r = await recorded((app, lib, record) => {
+      app.get('/', (req: any, res: any) => {
+        record([req.route instanceof lib.Router.Route, lib.Router.Route === lib.Route, Object.keys(lib.Router)])
+        res.end()
+      })
+    }, { path: '/' })
+    expect(r.switchyard.records).toEqual(r.express.records)
+    expect(r.switchyard.records[0]).toEqual([true, true, ['Route']])
+  })
+})
+
+describe("res.attachment('')", () => {
+  for (const name of ['', 'report.pdf', undefined]) {
+    it(`attachment(${JSON.stringify(name)})`, async () => {
+      const r = await both((app) => app.get('/', (req: any, res: any) => res.attachment(name).end()), { path: '/' })
+      expect(r.switchyard).toEqual(r.express)
+    })
+  }
+  it('an empty string is a file name', async () => {
+    const r = await both((app) => app.get('/', (req: any, res: any) => res.attachment('').end()), { path: '/' })
+    expect(r.switchyard.headers['content-disposition']).toBe('attachment; filename=""')
+  })
+})
+
+describe('Content-Length as res.getHeader and res.getHeaders return it', () => {
+  const cases: Array<[string, (req: any, res: any) => void, Partial<RawRequest>?]> = [
+    ['send(string)', (req, res) => res.send('hello')],
+    ['send(Buffer)', (req, res) => res.send(Buffer.from('bytes'))],
+    ['json', (req, res) => res.json({ a: 1 })],
+    ['jsonp', (req, res) => res.jsonp({ a: 1 }), { path: '/?callback=cb' }],
+    ['sendStatus', (req, res) => res.sendStatus(201)],
+    ['redirect', (req, res) => res.redirect('/elsewhere')],
+    ['HEAD send', (req, res) => res.send('hello'), { method: 'HEAD' }],
+    ['205 send', (req, res) => res.status(205).send('gone')],
+    ['304 from freshness', (req, res) => res.set('ETag', '"x"').send('hello'), { headers: { 'if-none-match': '"x"' } }]
+  ]
+  for (const [name, handler, req] of cases) {
+    it(name, async () => {
+      const r = await recorded((app, lib, record) => {
+        app.all('/', (rq: any, rs: any) => {
+          handler(rq, rs)
+          record([rs.getHeader('Content-Length'), rs.getHeaders()['content-length']])
+        })
+      }, { path: '/', ...req })
+      expect(r.switchyard).toEqual(r.express)
+      const [one] = r.switchyard.records as unknown[][]
+      if (one[0] !== undefined) expect(typeof one[0]).toBe('string')
+    })
+  }
+  it('the automatic OPTIONS answer and the 404 keep a number, as router and finalhandler store it', async () => {
+    for (const method of ['OPTIONS', 'GET']) {
+      const r = await recorded((app, lib, record) => {
+        app.use((req: any, res: any, next: any) => {
+          res.on('finish', () => record(typeof res.getHeader('Content-Length')))
+          next()
+        })
+        app.get('/x', (req: any, res: any) => res.end())
+      }, { path: method === 'OPTIONS' ? '/x' : '/nothing', method })
+      await new Promise((resolve) => setTimeout(resolve, 10))
+      expect(r.switchyard.records).toEqual(r.express.records)
+    }
+  })
+})
+
+describe('header values with bytes 0x80-0xFF', () => {
+  const cases: Array<[string, (app: any) => void, Partial<RawRequest>?]> = [
+    ['send with an ETag', (app) => app.get('/', (req: any, res: any) => res.set('X-Name', 'café').send('hi'))],
+    ['json', (app) => app.get('/', (req: any, res: any) => res.set('X-Name', 'naïve').json({ ok: true }))],
+    ['etag off, short body (a string in Express too)', (app) => { app.set('etag', false); app.get('/', (req: any, res: any) => res.set('X-Name', 'café').send('hi')) }],
+    ['etag off, body of 1000 characters', (app) => { app.set('etag', false); app.get('/', (req: any, res: any) => res.set('X-Name', 'café').send('é'.repeat(1000))) }],
+    ['status message', (app) => app.get('/', (req: any, res: any) => { res.statusMessage = 'Très bien'; res.send('hi') })],
+    ['HEAD', (app) => app.get('/', (req: any, res: any) => res.set('X-Name', 'café').send('hi')), { method: 'HEAD' }],
+    ['ASCII only keeps working', (app) => app.get('/', (req: any, res: any) => res.set('X-Name', 'cafe').send('hé'))]
+  ]
+  for (const [name, build, req] of cases) {
+    it(name, async () => {
+      const ours = fw()
+      const theirs = express()
+      build(ours)
+      build(theirs)
+      const a = await listen(ours as any)
+      const b = await listen(theirs as any)
+      try {
+        const [x, y] = await Promise.all([rawExchange(a.port, req?.method ?? 'GET'), rawExchange(b.port, req?.method ?? 'GET')])
+        expect(stripVarying(x)).toEqual(stripVarying(y))
+      } finally {
+        await Promise.all([a.close(), b.close()])
+      }
+    })
+  }
+})
+
+/** The raw bytes of one response (connection closed after it), as latin1 text. */
+function rawExchange(port: number, method: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.end(`${method} / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)
+    })
+    const chunks: Buffer[] = []
+    socket.on('data', (c: Buffer) => chunks.push(c))
+    socket.on('end', () => resolve(Buffer.concat(chunks).toString('latin1')))
+    socket.on('error', reject)
+  })
+}
+
+function stripVarying(raw: string): string {
+  return raw.replace(/^Date: .*\r\n/m, '').replace(/^X-Powered-By: .*\r\n/m, '')
+}
+
+describe('a fresh QUERY request', () => {
+  for (const headers of [{ 'if-none-match': '*' }, { 'if-none-match': 'W/"nope"' }]) {
+    it(`If-None-Match: ${headers['if-none-match']}`, async () => {
+      const r = await both((app) => app.all('/', (req: any, res: any) => res.send('result')), { method: 'QUERY', path: '/', headers })
+      expect(r.switchyard).toEqual(r.express)
+    })
+  }
+  it('answers 304 to If-None-Match: *', async () => {
+    const r = await both((app) => app.all('/', (req: any, res: any) => res.send('result')), { method: 'QUERY', path: '/', headers: { 'if-none-match': '*' } })
+    expect(r.switchyard.status).toBe(304)
+  })
+})
+
+/** A sample app of nested routers, sub-apps, route chains and regular-expression paths. */
+function sampleApp(lib: Lib) {
+  const app = lib()
+  app.use(lib.json())
+  app.use(lib.static('.'))
+  app.use(function logger(req: any, res: any, next: any) { next() })
+  app.get('/', function home(req: any, res: any) { res.end() })
+  app.route('/books').get(function list(req: any, res: any) { res.end() }).post(lib.urlencoded(), function create(req: any, res: any) { res.end() })
+  app.get(/^\/re(\d+)$/, (req: any, res: any) => res.end())
+  app.all(['/a', '/b/:id'], (req: any, res: any) => res.end())
+  const api = lib.Router({ mergeParams: true })
+  const users = lib.Router()
+  users.get('/:uid', function showUser(req: any, res: any) { res.end() })
+  users.delete('/:uid', function removeUser(req: any, res: any) { res.end() })
+  api.use('/users', users)
+  api.patch('/things/{*rest}', function patchThing(req: any, res: any) { res.end() })
+  app.use('/api/:v', api)
+  const sub = lib()
+  sub.get('/status', function status(req: any, res: any) { res.end() })
+  app.use('/admin', sub)
+  app.param('id', function loadId(req: any, res: any, next: any) { next() })
+  return app
+}
+
+/** A layer and route as a tool sees them: own keys, names, raw paths, and the same for nested stacks. */
+function describeStack(stack: any[]): unknown[] {
+  return stack.map((layer) => ({
+    keys: Object.keys(layer),
+    name: layer.name,
+    handleName: layer.handle.name,
+    rawPath: layer.rawPath instanceof RegExp ? String(layer.rawPath) : layer.rawPath,
+    slash: layer.slash,
+    matchers: layer.matchers.length,
+    method: layer.method,
+    route: layer.route && {
+      keys: Object.keys(layer.route),
+      path: layer.route.path instanceof RegExp ? String(layer.route.path) : layer.route.path,
+      methods: layer.route.methods,
+      stack: describeStack(layer.route.stack)
+    },
+    nested: Array.isArray(layer.handle.stack) ? describeStack(layer.handle.stack) : undefined
+  }))
+}
+
+describe('what tools read from the router stack', () => {
+  it('layers and routes expose the same fields, names and values as express@5', () => {
+    const ours = describeStack(sampleApp(fw).router.stack)
+    const theirs = describeStack(sampleApp(express).router.stack)
+    expect(ours).toEqual(theirs)
+  })
+
+  it('a layer printed or copied shows the same keys', () => {
+    const ours = sampleApp(fw).router.stack
+    const theirs = sampleApp(express).router.stack
+    for (let i = 0; i < ours.length; i++) {
+      expect(Object.keys({ ...ours[i] })).toEqual(Object.keys({ ...theirs[i] }))
+      expect(Object.keys(JSON.parse(JSON.stringify(ours[i], (k, v) => (typeof v === 'function' ? v.name : v instanceof RegExp ? String(v) : v))))).toEqual(
+        Object.keys(JSON.parse(JSON.stringify(theirs[i], (k, v) => (typeof v === 'function' ? v.name : v instanceof RegExp ? String(v) : v)))))
+    }
+  })
+
+  it('a router exposes the same own keys', () => {
+    expect(Object.keys(fw.Router())).toEqual(Object.keys(express.Router()))
+    expect(Object.keys(fw().router)).toEqual(Object.keys(express().router))
+  })
+
+  it('express-list-endpoints gives the same output for both', () => {
+    const ours = listEndpoints(sampleApp(fw).router as any)
+    const theirs = listEndpoints(sampleApp(express).router as any)
+    expect(ours).toEqual(theirs)
+    expect(ours.length).toBeGreaterThan(3)
+    expect(listEndpoints(sampleApp(fw) as any)).toEqual(listEndpoints(sampleApp(express) as any))
+  })
+
+  it('matchers match as router@2 matchers do', () => {
+    const ours = sampleApp(fw).router.stack
+    const theirs = sampleApp(express).router.stack
+    const paths = ['/', '/books', '/books/', '/re12', '/a', '/b/7', '/api/v1/users/3', '/admin/status', '/nothing']
+    for (let i = 0; i < ours.length; i++) {
+      for (const p of paths) {
+        const a = ours[i].matchers.map((m: any) => m(p))
+        const b = theirs[i].matchers.map((m: any) => m(p))
+        expect(normaliseMatch(a)).toEqual(normaliseMatch(b))
+      }
+    }
+  })
+})
+
+function normaliseMatch(results: any[]): unknown {
+  return results.map((m) => (m ? { path: m.path, params: { ...m.params } } : false))
+}
+
+describe('req.params of a static path', () => {
+  it('has no prototype, as path-to-regexp gives it, for routes and use paths', async () => {
+    const r = await recorded((app, lib, record) => {
+      const check = (tag: string) => (req: any, res: any, next: any) => { record([tag, Object.getPrototypeOf(req.params) === null]); next() }
+      app.use(check('use /'))
+      app.use('/s', check('use /s'))
+      app.get('/s/t', check('route /s/t'), (req: any, res: any) => res.end())
+    }, { path: '/s/t' })
+    expect(r.switchyard.records).toEqual(r.express.records)
+  })
+})
+
+

@@ -1,0 +1,86 @@
+// The built-in ETag generators: same tags as the `etag` package, a memo that
+// can never hand out a stale tag, and a fallback where crypto.hash is missing.
+import crypto from 'node:crypto'
+import etag from 'etag'
+import request from 'supertest'
+import { describe, expect, it } from 'vitest'
+import fw from '../src/index'
+import { CACHE_MAX_BODY, CACHE_MAX_ENTRIES, cacheSizes, entityTag, hashWith, stringTag } from '../src/utils/etag'
+import { strongETag, weakETag } from '../src/utils/compile'
+
+const samples = ['', 'Hello World', 'é', '\u{1f600} emoji', 'x'.repeat(CACHE_MAX_BODY), 'y'.repeat(CACHE_MAX_BODY + 1), JSON.stringify({ a: [1, 2, 3] })]
+
+describe('weak and strong tags', () => {
+  for (const body of samples) {
+    it(`match the etag package for a ${body.length}-character string`, () => {
+      expect(weakETag(body)).toBe(etag(body, { weak: true }))
+      expect(strongETag(body)).toBe(etag(body, { weak: false }))
+      // asked twice (the second answer may come from the memo)
+      expect(weakETag(body)).toBe(etag(body, { weak: true }))
+    })
+  }
+  it('match the etag package for bytes and for other encodings', () => {
+    const bytes = Buffer.from([0, 1, 2, 255])
+    expect(weakETag(bytes)).toBe(etag(bytes, { weak: true }))
+    expect(strongETag(bytes)).toBe(etag(bytes, { weak: false }))
+    expect(weakETag('caf\u00e9', 'latin1')).toBe(etag(Buffer.from('caf\u00e9', 'latin1'), { weak: true }))
+  })
+})
+
+describe('the tag memo', () => {
+  it('gives a new tag when the body changes, even by one character', () => {
+    const a = stringTag('status: ok', 10, true)
+    const b = stringTag('status: ko', 10, true)
+    expect(a).not.toBe(b)
+    expect(stringTag('status: ok', 10, true)).toBe(a)
+  })
+
+  it('keeps weak and strong tags apart', () => {
+    expect(stringTag('same body', 9, true)).toBe('W/' + stringTag('same body', 9, false))
+  })
+
+  it('stays bounded', () => {
+    for (let i = 0; i < CACHE_MAX_ENTRIES * 3; i++) stringTag('body ' + i, 5 + String(i).length, true)
+    expect(cacheSizes().weak).toBeLessThanOrEqual(CACHE_MAX_ENTRIES)
+  })
+
+  it('does not keep long bodies', () => {
+    const before = cacheSizes().strong
+    entityTag('z'.repeat(CACHE_MAX_BODY + 10), undefined, false)
+    expect(cacheSizes().strong).toBe(before)
+  })
+
+  it('a response whose body changes gets a new ETag', async () => {
+    const app = fw()
+    let n = 0
+    app.get('/', (req, res) => { res.send('count ' + (n++ % 2)) })
+    const a = await request(app).get('/')
+    const b = await request(app).get('/')
+    const c = await request(app).get('/')
+    expect(a.headers.etag).toBe(etag('count 0', { weak: true }))
+    expect(b.headers.etag).toBe(etag('count 1', { weak: true }))
+    expect(c.headers.etag).toBe(a.headers.etag)
+  })
+})
+
+describe('without crypto.hash', () => {
+  it('falls back to createHash and gives the same digest', () => {
+    const fallback = hashWith(undefined)
+    const oneShot = hashWith((crypto as any).hash)
+    for (const body of samples) expect(fallback(body)).toBe(crypto.createHash('sha1').update(body).digest('base64'))
+    if (typeof (crypto as any).hash === 'function') for (const body of samples) expect(oneShot(body)).toBe(fallback(body))
+  })
+})
+
+describe('headers stay readable after res.send', () => {
+  it('ETag, Content-Length and Content-Type read back with the types Express gives', async () => {
+    const app = fw()
+    let seen: unknown[] = []
+    app.get('/', (req, res) => {
+      res.send('Hello World')
+      seen = [res.getHeader('ETag'), res.getHeader('Content-Length'), res.getHeader('Content-Type'), res.getHeaders()['x-powered-by']]
+    })
+    await request(app).get('/').expect(200)
+    expect(seen).toEqual([etag('Hello World', { weak: true }), '11', 'text/html; charset=utf-8', 'Switchyard'])
+  })
+})
