@@ -1,6 +1,6 @@
 import http from 'node:http'
 import { resolve } from 'node:path'
-import { Router, methods } from './router/index'
+import { Router, dispatch, methods } from './router/index'
 import { useArguments } from './router/route'
 import { finalHandler } from './final-handler'
 import { View, type Engine } from './view'
@@ -71,8 +71,6 @@ application.defaultConfiguration = function defaultConfiguration(this: any) {
 
 /** Handle one request: link req/res, give them the app's prototypes, run the router, then the final handler. */
 application.handle = function handle(this: any, req: any, res: any, callback?: Next) {
-  const app = this
-  const done: Next = callback || ((err?: any) => finalHandler(req, res, err, { env: app.settings.env, onerror: logError.bind(app) }))
   if (this.settings['x-powered-by']) res.setHeader('X-Powered-By', 'Switchyard')
   req.res = res
   res.req = req
@@ -86,7 +84,18 @@ application.handle = function handle(this: any, req: any, res: any, callback?: N
   }
   if (Object.getPrototypeOf(res) !== response) Object.setPrototypeOf(res, response)
   if (!res.locals) res.locals = Object.create(null)
-  this.router.handle(req, res, done)
+  // without a callback the router ends in the app's final handler (made once per app)
+  const final = callback ? undefined : (this[kFinal] ??= finalFor(this))
+  const router = this.router
+  if (router.handle === Router.prototype.handle) dispatch(router, req, res, callback, final)
+  else router.handle(req, res, callback ?? ((err?: any) => final!(req, res, err))) // wrapped by a tool: go through it
+}
+
+/** The app's final handler as the router calls it: 404 or the error page. */
+const kFinal = Symbol('switchyard.app.final')
+
+function finalFor(app: any): (req: any, res: any, err: any) => void {
+  return (req, res, err) => finalHandler(req, res, err, { env: app.settings.env, onerror: logError.bind(app) })
 }
 
 /** Marks an http.Server that adoptServer has already looked at. */

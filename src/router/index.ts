@@ -1,9 +1,9 @@
 import parseUrl from 'parseurl'
 import { Layer, kEnd, kLiterals, kSensitive, kStrict, type Handler, type MatchResult } from './layer'
 import { Route, useArguments } from './route'
+import { methods } from './methods'
 
 export { Route }
-import { methods } from './methods'
 
 export { Layer } from './layer'
 export { methods } from './methods'
@@ -23,8 +23,8 @@ export interface RouterOptions {
 
 /** The static-route index of a router's stack, rebuilt when the stack changes. */
 interface StackIndex {
-  /** the stack length it was built for */
-  size: number
+  /** the stack version it was built for (see kVersion) */
+  version: number
   /** literal path -> indexes of the route layers matching exactly that path */
   literal: Map<string, number[]>
   /** indexes of every other layer, in order */
@@ -34,6 +34,13 @@ interface StackIndex {
   sensitive: boolean
   strict: boolean
 }
+
+/** The stack array itself; `router.stack` is a Proxy over it that counts edits. */
+const kStack = Symbol('switchyard.router.stack')
+/** Bumped by every edit made to the stack (through `router.stack` or by the router). */
+const kVersion = Symbol('switchyard.router.version')
+/** The static-route index, valid while its version is the router's. */
+const kIndex = Symbol('switchyard.router.index')
 
 /**
  * A router: an ordered stack of middleware and routes, callable as middleware.
@@ -51,7 +58,11 @@ export interface Router {
   params: Record<string, ParamCallback[]>
   stack: Layer[]
   /** @internal */
-  _index: StackIndex | undefined
+  [kStack]: Layer[]
+  /** @internal */
+  [kVersion]: number
+  /** @internal */
+  [kIndex]: StackIndex | undefined
   handle(req: any, res: any, callback: Next): void
   use(...args: unknown[]): this
   route(path: unknown): Route
@@ -72,15 +83,68 @@ export const Router = function Router(this: unknown, options?: RouterOptions): R
   router.mergeParams = opts.mergeParams
   router.params = {}
   router.strict = opts.strict
-  router.stack = []
-  Object.defineProperty(router, '_index', { value: undefined, writable: true, enumerable: false, configurable: true })
+  hide(router, kVersion, 0)
+  hide(router, kIndex, undefined)
+  hide(router, kStack, [])
+  hide(router, kStackView, undefined)
+  Object.defineProperty(router, 'stack', { configurable: true, enumerable: true, get: stackView, set: replaceStack })
   return router
-} as unknown as { new (options?: RouterOptions): Router; (options?: RouterOptions): Router; prototype: any }
+} as unknown as { new (options?: RouterOptions): Router; (options?: RouterOptions): Router; prototype: any; Route: typeof Route }
+
+function hide(target: object, key: symbol, value: unknown): void {
+  Object.defineProperty(target, key, { value, writable: true, enumerable: false, configurable: true })
+}
+
+// ---- the stack as tools see it ---------------------------------------------
+// Tools and apps read and edit `router.stack` (route listers, APM agents, apps
+// that move a layer). The router dispatches from the array itself and keeps a
+// static-route index of it; `router.stack` hands out a Proxy over that array
+// whose every write (index assignment, push, splice, sort, length) bumps the
+// router's version, so the index is rebuilt before the next request. The hot
+// path never goes through the Proxy.
+
+const kStackView = Symbol('switchyard.router.stackView')
+
+function stackView(this: Router): Layer[] {
+  const self = this as Router & { [kStackView]: Layer[] | undefined }
+  let view = self[kStackView]
+  if (view === undefined) {
+    const router = this
+    view = new Proxy(this[kStack], {
+      set(target, key, value) {
+        router[kVersion]++
+        return Reflect.set(target, key, value)
+      },
+      deleteProperty(target, key) {
+        router[kVersion]++
+        return Reflect.deleteProperty(target, key)
+      },
+      defineProperty(target, key, descriptor) {
+        router[kVersion]++
+        return Reflect.defineProperty(target, key, descriptor)
+      }
+    })
+    self[kStackView] = view
+  }
+  return view
+}
+
+function replaceStack(this: Router, stack: Layer[]): void {
+  this[kStack] = stack
+  ;(this as Router & { [kStackView]: Layer[] | undefined })[kStackView] = undefined
+  this[kVersion]++
+}
+
+/** Add a layer (the router's own writes skip the Proxy). */
+function pushLayer(router: Router, layer: Layer): void {
+  router[kStack].push(layer)
+  router[kVersion]++
+}
 
 // routers are functions: keep call/apply/bind reachable through the prototype chain
 Router.prototype = Object.create(Function.prototype)
 // router@2 exposes the Route class on Router (req.route instanceof Router.Route)
-;(Router as any).Route = Route
+Router.Route = Route
 
 const proto = Router.prototype as Router
 
@@ -100,7 +164,7 @@ proto.use = function use(...args: unknown[]) {
     if (typeof fn !== 'function') throw new TypeError('argument handler must be a function')
     const layer = new Layer(path, { sensitive: this.caseSensitive, strict: false, end: false }, fn as Handler)
     layer.route = undefined
-    this.stack.push(layer)
+    pushLayer(this, layer)
   }
   return this
 }
@@ -111,7 +175,7 @@ proto.route = function route(path: unknown) {
     route.dispatch(req, res, next)
   })
   layer.route = route
-  this.stack.push(layer)
+  pushLayer(this, layer)
   return route
 }
 
@@ -125,17 +189,17 @@ for (const method of [...methods, 'all']) {
 
 /** Build (or reuse) the static-route index for the stack as it is now. */
 function indexOf(router: Router): StackIndex {
-  const stack = router.stack
   const sensitive = Boolean(router.caseSensitive)
   const strict = Boolean(router.strict)
-  const cached = router._index
-  if (cached && cached.size === stack.length && cached.sensitive === sensitive && cached.strict === strict) return cached
+  const cached = router[kIndex]
+  if (cached !== undefined && cached.version === router[kVersion] && cached.sensitive === sensitive && cached.strict === strict) return cached
+  const stack = router[kStack]
   const literal = new Map<string, number[]>()
   const other: number[] = []
   const otherFrom = new Int32Array(stack.length + 1)
   for (let i = 0; i < stack.length; i++) {
     const layer = stack[i]
-    const lits = layer.route && layer[kEnd] && layer[kSensitive] === sensitive && layer[kStrict] === strict ? layer[kLiterals] : undefined
+    const lits = layer instanceof Layer && layer.route && layer[kEnd] && layer[kSensitive] === sensitive && layer[kStrict] === strict ? layer[kLiterals] : undefined
     if (lits) {
       for (const key of new Set(lits)) {
         const list = literal.get(key)
@@ -150,8 +214,8 @@ function indexOf(router: Router): StackIndex {
     while (pos > 0 && other[pos - 1] >= i) pos--
     otherFrom[i] = pos
   }
-  const index = { size: stack.length, literal, other, otherFrom, sensitive, strict }
-  router._index = index
+  const index = { version: router[kVersion], literal, other, otherFrom, sensitive, strict }
+  router[kIndex] = index
   return index
 }
 
@@ -164,7 +228,7 @@ function literalKey(path: string, index: StackIndex): string {
 
 /** The part of req.url before the path, for absolute-form URLs ('http://host'); '' otherwise. */
 function protohostOf(url: unknown): string {
-  if (typeof url !== 'string' || url.length === 0 || url[0] === '/') return ''
+  if (typeof url !== 'string' || url.length === 0 || url.charCodeAt(0) === 0x2f) return ''
   const search = url.indexOf('?')
   const end = search !== -1 ? search : url.length
   const fqdn = url.slice(0, end).indexOf('://')
@@ -210,171 +274,224 @@ function sendOptions(res: any, allowed: string[], done: Next): void {
   }
 }
 
+// ---- dispatch ----------------------------------------------------------------
+// One Dispatch per pass of a request through a router: the state that Express
+// keeps in closures, in one object, plus the one `next` function handlers get.
+
+/** What to call when a pass through the router ends: the caller's callback, or the app's final handler. */
+export type Finish = Next | ((req: any, res: any, err: any) => void)
+
+class Dispatch {
+  readonly router: Router
+  readonly stack: Layer[]
+  readonly req: any
+  readonly res: any
+  /** `(err) => void` from router.handle, or undefined: then `final(req, res, err)` */
+  readonly callback: Next | undefined
+  readonly final: ((req: any, res: any, err: any) => void) | undefined
+  readonly protohost: string
+  readonly parentParams: any
+  readonly parentUrl: string
+  readonly parentNext: any
+  /** the methods seen on matching routes, for an automatic OPTIONS answer */
+  readonly allowed: string[] | undefined
+  readonly next: Next
+  idx = 0
+  removed = ''
+  slashAdded = false
+  sync = 0
+  paramCalled: Record<string, ParamState> | undefined = undefined
+  // the static-route lookup of the last path seen (middleware rarely changes it)
+  lookedUp: string | undefined = undefined
+  lookedUpIn: StackIndex | undefined = undefined
+  literalHits: number[] | undefined = undefined
+
+  constructor(router: Router, req: any, res: any, callback: Next | undefined, final: ((req: any, res: any, err: any) => void) | undefined) {
+    this.router = router
+    this.stack = router[kStack]
+    this.req = req
+    this.res = res
+    this.callback = callback
+    this.final = final
+    this.protohost = protohostOf(req.url)
+    this.parentParams = req.params
+    this.parentUrl = req.baseUrl || ''
+    this.parentNext = req.next
+    this.allowed = req.method === 'OPTIONS' ? [] : undefined
+    // not a named function: no name is inferred for a property assignment, so
+    // the build adds no per-request naming call
+    this.next = (err?: any) => step(this, err)
+  }
+}
+
+/** Run `router` for one request; at the end call `callback(err)`, or `final(req, res, err)` when there is no callback. */
+export function dispatch(router: Router, req: any, res: any, callback: Next | undefined, final?: (req: any, res: any, err: any) => void): void {
+  const d = new Dispatch(router, req, res, callback, final)
+  req.next = d.next
+  req.baseUrl = d.parentUrl
+  req.originalUrl = req.originalUrl || req.url
+  step(d, undefined)
+}
+
 proto.handle = function handle(req: any, res: any, callback: Next) {
   if (!callback) throw new TypeError('argument callback is required')
-  const router = this
-  const stack = this.stack
-  const paramCallbacks = this.params
-  const mergeParent = this.mergeParams
-  const protohost = protohostOf(req.url)
-  const parentParams = req.params
-  const parentUrl: string = req.baseUrl || ''
-  const parentNext = req.next
-  const allowed: string[] | undefined = req.method === 'OPTIONS' ? [] : undefined
-  let paramCalled: Record<string, ParamState> | undefined
-  // the static-route lookup of the last path seen (middleware rarely changes it)
-  let lookedUp: string | undefined
-  let lookedUpIn: StackIndex | undefined
-  let literalHits: number[] | undefined
-  let idx = 0
-  let removed = ''
-  let slashAdded = false
-  let sync = 0
+  dispatch(this, req, res, callback)
+}
 
-  const done = (err?: any) => {
-    req.baseUrl = parentUrl
-    req.next = parentNext
-    req.params = parentParams
-    if (allowed !== undefined && !err && allowed.length !== 0) sendOptions(res, allowed, callback)
-    else callback(err)
+/** The pass is over: restore what the router changed on req, answer OPTIONS, hand over. */
+function finish(d: Dispatch, err: any): void {
+  const req = d.req
+  req.baseUrl = d.parentUrl
+  req.next = d.parentNext
+  req.params = d.parentParams
+  const handOver = d.callback
+  if (d.allowed !== undefined && !err && d.allowed.length !== 0) {
+    sendOptions(d.res, d.allowed, handOver ?? ((e?: any) => d.final!(req, d.res, e)))
+  } else if (handOver !== undefined) {
+    handOver(err)
+  } else {
+    d.final!(req, d.res, err)
+  }
+}
+
+/** `next(err)`: undo the last layer's URL changes, find the next matching layer, call it. */
+function step(d: Dispatch, err: any): void {
+  const req = d.req
+  let layerError = err === 'route' ? null : err
+
+  if (d.slashAdded) {
+    req.url = req.url.slice(1)
+    d.slashAdded = false
+  }
+  if (d.removed.length !== 0) {
+    req.baseUrl = d.parentUrl
+    req.url = d.protohost + d.removed + req.url.slice(d.protohost.length)
+    d.removed = ''
+  }
+  if (layerError === 'router') {
+    setImmediate(finish, d, null)
+    return
+  }
+  const stack = d.stack
+  if (d.idx >= stack.length) {
+    setImmediate(finish, d, layerError)
+    return
+  }
+  if (++d.sync > 100) {
+    setImmediate(step, d, err)
+    return
+  }
+  const path = pathnameOf(req)
+  if (path == null) {
+    finish(d, layerError)
+    return
   }
 
-  const next: Next = (err) => {
-    let layerError = err === 'route' ? null : err
+  // find the next matching layer, in stack order: static routes come from
+  // the index, every other layer is tried in turn
+  const index = indexOf(d.router)
+  if (path !== d.lookedUp || index !== d.lookedUpIn) {
+    d.lookedUp = path
+    d.lookedUpIn = index
+    d.literalHits = index.literal.size !== 0 ? index.literal.get(literalKey(path, index)) : undefined
+  }
+  const literals = d.literalHits
+  const idx = d.idx
+  let li = 0
+  if (literals !== undefined) while (li < literals.length && literals[li] < idx) li++
+  let oi = index.otherFrom[idx]
+  const other = index.other
+  const method = req.method
+  let layer: Layer | undefined
+  let found: MatchResult | null = null
 
-    if (slashAdded) {
-      req.url = req.url.slice(1)
-      slashAdded = false
+  while (true) {
+    const nextLiteral = literals !== undefined && li < literals.length ? literals[li] : Infinity
+    const nextOther = oi < other.length ? other[oi] : Infinity
+    if (nextLiteral === Infinity && nextOther === Infinity) break
+    let i: number
+    if (nextLiteral < nextOther) {
+      i = nextLiteral
+      li++
+    } else {
+      i = nextOther
+      oi++
     }
-    if (removed.length !== 0) {
-      req.baseUrl = parentUrl
-      req.url = protohost + removed + req.url.slice(protohost.length)
-      removed = ''
+    const candidate = stack[i]
+    let m: MatchResult | null
+    try {
+      m = candidate.match(path)
+    } catch (e) {
+      layerError = layerError || e
+      continue
     }
-    if (layerError === 'router') {
-      setImmediate(done, null)
-      return
+    if (m === null) continue
+    const route = candidate.route
+    if (route) {
+      // routes do not match with a pending error
+      if (layerError) continue
+      const hasMethod = route._handlesMethod(method)
+      if (!hasMethod && d.allowed !== undefined) d.allowed.push(...route._methods())
+      if (!hasMethod && method !== 'HEAD') continue
     }
-    if (idx >= stack.length) {
-      setImmediate(done, layerError)
-      return
-    }
-    if (++sync > 100) {
-      setImmediate(next, err)
-      return
-    }
-    const path = pathnameOf(req)
-    if (path == null) {
-      done(layerError)
-      return
-    }
-
-    // find the next matching layer, in stack order: static routes come from
-    // the index, every other layer is tried in turn
-    const index = indexOf(router)
-    if (path !== lookedUp || index !== lookedUpIn) {
-      lookedUp = path
-      lookedUpIn = index
-      literalHits = index.literal.size !== 0 ? index.literal.get(literalKey(path, index)) : undefined
-    }
-    const literals = literalHits
-    let li = 0
-    if (literals !== undefined) while (li < literals.length && literals[li] < idx) li++
-    let oi = index.otherFrom[idx]
-    const other = index.other
-    const method = req.method
-    let layer: Layer | undefined
-    let found: MatchResult | null = null
-
-    while (true) {
-      const nextLiteral = literals !== undefined && li < literals.length ? literals[li] : Infinity
-      const nextOther = oi < other.length ? other[oi] : Infinity
-      if (nextLiteral === Infinity && nextOther === Infinity) break
-      let i: number
-      if (nextLiteral < nextOther) {
-        i = nextLiteral
-        li++
-      } else {
-        i = nextOther
-        oi++
-      }
-      const candidate = stack[i]
-      let m: MatchResult | null
-      try {
-        m = candidate.match(path)
-      } catch (e) {
-        layerError = layerError || e
-        continue
-      }
-      if (m === null) continue
-      const route = candidate.route
-      if (route) {
-        // routes do not match with a pending error
-        if (layerError) continue
-        const hasMethod = route._handlesMethod(method)
-        if (!hasMethod && allowed !== undefined) allowed.push(...route._methods())
-        if (!hasMethod && method !== 'HEAD') continue
-      }
-      layer = candidate
-      found = m
-      idx = i + 1
-      break
-    }
-
-    if (layer === undefined || found === null) {
-      idx = stack.length
-      done(layerError)
-      return
-    }
-
-    const route = layer.route
-    if (route) req.route = route
-    req.params = mergeParent ? mergeParams(found.params, parentParams) : found.params
-    const keys = paramCallbacksFor(paramCallbacks, found.params)
-    if (keys === undefined) {
-      // the common case: no param trigger applies, call the layer directly
-      if (route) layer.handleRequest(req, res, next)
-      else trimPrefix(layer, layerError, found.path, path)
-      sync = 0
-      return
-    }
-    const matched = layer
-    const layerPath = found.path
-    processParams(paramCallbacks, keys, (paramCalled ??= Object.create(null)), req, res, (perr?: any) => {
-      if (perr) next(layerError || perr)
-      else if (route) matched.handleRequest(req, res, next)
-      else trimPrefix(matched, layerError, layerPath, path)
-      sync = 0
-    })
+    layer = candidate
+    found = m
+    d.idx = i + 1
+    break
   }
 
-  const trimPrefix = (layer: Layer, layerError: any, layerPath: string, path: string) => {
-    if (layerPath.length !== 0) {
-      if (layerPath !== path.slice(0, layerPath.length)) {
-        next(layerError)
-        return
-      }
-      const c = path[layerPath.length]
-      if (c && c !== '/') {
-        next(layerError)
-        return
-      }
-      removed = layerPath
-      req.url = protohost + req.url.slice(protohost.length + removed.length)
-      if (!protohost && req.url[0] !== '/') {
-        req.url = '/' + req.url
-        slashAdded = true
-      }
-      req.baseUrl = parentUrl + (removed[removed.length - 1] === '/' ? removed.slice(0, -1) : removed)
-    }
-    if (layerError) layer.handleError(layerError, req, res, next)
-    else layer.handleRequest(req, res, next)
+  if (layer === undefined || found === null) {
+    d.idx = stack.length
+    finish(d, layerError)
+    return
   }
 
-  req.next = next
-  req.baseUrl = parentUrl
-  req.originalUrl = req.originalUrl || req.url
-  next()
+  const route = layer.route
+  if (route) req.route = route
+  req.params = d.router.mergeParams ? mergeParams(found.params, d.parentParams) : found.params
+  const paramCallbacks = d.router.params
+  const keys = paramCallbacksFor(paramCallbacks, found.params)
+  if (keys === undefined) {
+    // the common case: no param trigger applies, call the layer directly
+    if (route) layer.handleRequest(req, d.res, d.next)
+    else enter(d, layer, layerError, found.path, path)
+    d.sync = 0
+    return
+  }
+  const matched = layer
+  const layerPath = found.path
+  processParams(paramCallbacks, keys, (d.paramCalled ??= Object.create(null)), req, d.res, (perr?: any) => {
+    if (perr) d.next(layerError || perr)
+    else if (route) matched.handleRequest(req, d.res, d.next)
+    else enter(d, matched, layerError, layerPath, path)
+    d.sync = 0
+  })
+}
+
+/** Call a middleware layer: strip its matched path from req.url (into req.baseUrl) first. */
+function enter(d: Dispatch, layer: Layer, layerError: any, layerPath: string, path: string): void {
+  const req = d.req
+  if (layerPath.length !== 0) {
+    if (layerPath !== path.slice(0, layerPath.length)) {
+      d.next(layerError)
+      return
+    }
+    const c = path[layerPath.length]
+    if (c && c !== '/') {
+      d.next(layerError)
+      return
+    }
+    const protohost = d.protohost
+    d.removed = layerPath
+    req.url = protohost + req.url.slice(protohost.length + layerPath.length)
+    if (!protohost && req.url[0] !== '/') {
+      req.url = '/' + req.url
+      d.slashAdded = true
+    }
+    req.baseUrl = d.parentUrl + (layerPath[layerPath.length - 1] === '/' ? layerPath.slice(0, -1) : layerPath)
+  }
+  if (layerError) layer.handleError(layerError, req, d.res, d.next)
+  else layer.handleRequest(req, d.res, d.next)
 }
 
 interface ParamState {

@@ -3,6 +3,40 @@ import { lowerMethod, methods } from './methods'
 
 type Next = (err?: any) => void
 
+/** One pass of a request through a route's handlers (several of them: one needs no state). */
+class RouteDispatch {
+  idx = 0
+  sync = 0
+  readonly next: Next
+  constructor(readonly stack: Layer[], readonly req: any, readonly res: any, readonly method: string, readonly done: Next) {
+    // assigned, not declared: the build adds no per-request naming call
+    this.next = (err?: any) => routeStep(this, err)
+  }
+}
+
+function routeStep(d: RouteDispatch, err: any): void {
+  if (err === 'route') return d.done()
+  if (err === 'router') return d.done(err)
+  const stack = d.stack
+  if (d.idx >= stack.length) return d.done(err)
+  if (++d.sync > 100) {
+    setImmediate(routeStep, d, err)
+    return
+  }
+  let layer: Layer | undefined
+  while (d.idx < stack.length) {
+    const candidate = stack[d.idx++]
+    if (candidate.method === undefined || candidate.method === d.method) {
+      layer = candidate
+      break
+    }
+  }
+  if (layer === undefined) return d.done(err)
+  if (err) layer.handleError(err, d.req, d.res, d.next)
+  else layer.handleRequest(d.req, d.res, d.next)
+  d.sync = 0
+}
+
 function flattenHandlers(args: unknown[], out: unknown[] = []): unknown[] {
   for (const a of args) {
     if (Array.isArray(a)) flattenHandlers(a, out)
@@ -63,30 +97,7 @@ export class Route {
       return
     }
 
-    let idx = 0
-    let sync = 0
-    const next: Next = (err) => {
-      if (err === 'route') return done()
-      if (err === 'router') return done(err)
-      if (idx >= stack.length) return done(err)
-      if (++sync > 100) {
-        setImmediate(next, err)
-        return
-      }
-      let layer: Layer | undefined
-      while (idx < stack.length) {
-        const candidate = stack[idx++]
-        if (candidate.method === undefined || candidate.method === method) {
-          layer = candidate
-          break
-        }
-      }
-      if (layer === undefined) return done(err)
-      if (err) layer.handleError(err, req, res, next)
-      else layer.handleRequest(req, res, next)
-      sync = 0
-    }
-    next()
+    new RouteDispatch(stack, req, res, method, done).next()
   }
 
   /** Handlers for every method. */
