@@ -2,6 +2,7 @@ import parseUrl from 'parseurl'
 import { Layer, kEnd, kLiterals, kSensitive, kStrict, type Handler, type MatchResult } from './layer'
 import { Route, useArguments } from './route'
 import { methods } from './methods'
+import { joinPattern, kMountRoute, layerActive, patternText, routeChannel } from './tracing'
 
 export { Route }
 
@@ -302,6 +303,8 @@ class Dispatch {
   sync = 0
   paramCalled: Record<string, ParamState> | undefined = undefined
   // the static-route lookup of the last path seen (middleware rarely changes it)
+  /** while tracing: the mount pattern to restore when the mounted layer passes on (null: nothing saved) */
+  mountSaved: string | null = null
   lookedUp: string | undefined = undefined
   lookedUpIn: StackIndex | undefined = undefined
   literalHits: number[] | undefined = undefined
@@ -367,6 +370,10 @@ function step(d: Dispatch, err: any): void {
     req.baseUrl = d.parentUrl
     req.url = d.protohost + d.removed + req.url.slice(d.protohost.length)
     d.removed = ''
+  }
+  if (d.mountSaved !== null) {
+    req[kMountRoute] = d.mountSaved
+    d.mountSaved = null
   }
   if (layerError === 'router') {
     setImmediate(finish, d, null)
@@ -489,6 +496,13 @@ function enter(d: Dispatch, layer: Layer, layerError: any, layerPath: string, pa
       d.slashAdded = true
     }
     req.baseUrl = d.parentUrl + (layerPath[layerPath.length - 1] === '/' ? layerPath.slice(0, -1) : layerPath)
+  }
+  if (layerActive() || routeChannel.hasSubscribers) {
+    // tracing: the pattern of every mount above and of this layer, so that
+    // this middleware and the routes below it report their full route
+    const saved: string = req[kMountRoute] ?? ''
+    d.mountSaved = saved
+    req[kMountRoute] = joinPattern(saved, patternText(layer.rawPath))
   }
   if (layerError) layer.handleError(layerError, req, d.res, d.next)
   else layer.handleRequest(req, d.res, d.next)

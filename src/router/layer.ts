@@ -1,5 +1,6 @@
 import { match as compileMatch, parse as parsePattern } from 'path-to-regexp'
 import type { Route } from './route'
+import { layerActive, traceCall } from './tracing'
 
 /** Any request handler or error handler the router accepts. */
 export type Handler = (...args: any[]) => any
@@ -104,6 +105,11 @@ export class Layer {
       next()
       return
     }
+    // traced only when someone listens; a route's dispatcher is not a handler of its own
+    if (layerActive() && this.route === undefined) {
+      traceCall(this, 'method' in this ? 'request handler' : 'middleware', req, res, undefined, next)
+      return
+    }
     try {
       const ret = fn(req, res, next)
       if (ret !== undefined && ret !== null && typeof ret.then === 'function') {
@@ -119,6 +125,10 @@ export class Layer {
     const fn = this.handle
     if (fn.length !== 4) {
       next(err)
+      return
+    }
+    if (layerActive()) {
+      traceCall(this, 'error handler', req, res, err, next)
       return
     }
     try {

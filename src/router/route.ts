@@ -1,5 +1,6 @@
 import { Layer, type Handler } from './layer'
 import { lowerMethod, methods } from './methods'
+import { publishRoute, routeChannel } from './tracing'
 
 type Next = (err?: any) => void
 
@@ -88,6 +89,7 @@ export class Route {
     let method = typeof req.method === 'string' ? lowerMethod(req.method) : req.method
     if (method === 'head' && !this.methods.head) method = 'get'
     req.route = this
+    if (routeChannel.hasSubscribers) publishRoute(req, res, this.path)
 
     // one handler: the router's continuation already means the same as ours
     if (stack.length === 1) {
