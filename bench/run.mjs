@@ -43,11 +43,11 @@ export function startServer(file, impl) {
     const child = spawn(cmd, argv, { stdio: ['pipe', 'pipe', 'inherit'] })
     child.once('error', reject)
     child.once('exit', (code) => reject(new Error(`${impl} server exited with code ${code}`)))
-    ask(child, null).then((port) => resolve({ child, port }))
+    ask(child, null).then((port) => resolve({ child, port: Number(port) }))
   })
 }
 
-// one question, one line of answer (see server.mjs)
+// one question, one line of answer as a string (see server.mjs)
 export function ask(child, question) {
   return new Promise((resolve) => {
     let buf = ''
@@ -56,7 +56,7 @@ export function ask(child, question) {
       const nl = buf.indexOf('\n')
       if (nl === -1) return
       child.stdout.off('data', onData)
-      resolve(Number(buf.slice(0, nl).trim()))
+      resolve(buf.slice(0, nl).trim())
     }
     child.stdout.on('data', onData)
     if (question) child.stdin.write(question + '\n')
@@ -110,9 +110,9 @@ async function main() {
           console.error(`  note: ${impl} sends Content-Type ${got.type}, ${reference.impl} ${reference.type}`)
         }
         await load(port, { ...scenario.request, duration: 1 }) // warm-up
-        const before = await ask(child, 'cpu')
+        const before = Number(await ask(child, 'cpu'))
         const { rps, total } = await load(port, scenario.request)
-        const after = await ask(child, 'cpu')
+        const after = Number(await ask(child, 'cpu'))
         row.rps[impl] = rps
         row.cpu[impl] = (after - before) / total // microseconds of server CPU per request
       } finally {

@@ -34,7 +34,9 @@ server.listen(0, '127.0.0.1', () => {
 })
 // The parent asks over stdin, one line per question, and gets one line back:
 //   "cpu" (or anything else): this process's CPU time, user + system, in µs;
-//   "rss": the resident set size in bytes.
+//   "rss": the resident set size in bytes;
+//   "heap": the V8 heap in use (heapUsed), in bytes;
+//   "mem": process.memoryUsage() as JSON.
 let pending = ''
 process.stdin.on('data', (chunk) => {
   pending += chunk
@@ -44,6 +46,10 @@ process.stdin.on('data', (chunk) => {
     pending = pending.slice(nl + 1)
     if (line === 'rss') {
       process.stdout.write(String(process.memoryUsage.rss()) + '\n')
+    } else if (line === 'mem') {
+      process.stdout.write(JSON.stringify(process.memoryUsage()) + '\n')
+    } else if (line === 'heap') {
+      process.stdout.write(String(process.memoryUsage().heapUsed) + '\n')
     } else {
       const { user, system } = process.cpuUsage()
       process.stdout.write(String(user + system) + '\n')
