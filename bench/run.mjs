@@ -1,35 +1,71 @@
 // npm run bench [-- filter] : every scenario of bench/scenarios/, each served by
-// switchyard, express@5 and bare node:http in turn (same run, same machine),
-// loaded with autocannon; prints requests/second and the ratios.
-// Two measures: requests/second, and the server's CPU time per request (more
-// stable on a shared 2-core machine, where the load generator itself competes
-// for CPU and the server may not be saturated). Ratios > 1 favour switchyard.
-// Environment: BENCH_DURATION (seconds, default 5), BENCH_CONNECTIONS (default 50).
+// switchyard, express@5, fastify@5 and bare node:http in turn (same run, same
+// machine), loaded with autocannon; prints requests/second and the ratios.
+//
+// Two measures: requests/second, and the server's CPU time per request
+// (process.cpuUsage() in the server's child process, read before and after the
+// measured load and divided by the requests served). CPU per request is the
+// steadier one on a shared 2-core machine, where the load generator competes
+// with the server for CPU and the server may not be saturated. Ratios are
+// written competitor/switchyard, so a ratio > 1 means switchyard is ahead.
+//
+// Before loading a server, the runner fetches the scenario's request once and
+// warns when the status or body differs from switchyard's: every server must
+// give the same answer.
+//
+// Environment:
+//   BENCH_DURATION     seconds of measured load per server (default 5)
+//   BENCH_CONNECTIONS  keep-alive connections (default 50)
+//   BENCH_IMPLS        comma-separated subset of switchyard,express,fastify,node
+//   BENCH_PIN          "0" to not pin; otherwise, when `taskset` exists, each
+//                      server child runs pinned to one core (the default)
+//   BENCH_CPU          the core the server is pinned to (default 0)
 import { spawn } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import path from 'node:path'
 import autocannon from 'autocannon'
+import { pinning } from './pin.mjs'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const duration = Number(process.env.BENCH_DURATION || 5)
 const connections = Number(process.env.BENCH_CONNECTIONS || 50)
 const filter = process.argv[2]
-const impls = ['switchyard', 'express', 'node']
+const ALL = ['switchyard', 'express', 'fastify', 'node']
+const impls = process.env.BENCH_IMPLS ? process.env.BENCH_IMPLS.split(',').map((s) => s.trim()) : ALL
+for (const i of impls) if (!ALL.includes(i)) throw new Error(`BENCH_IMPLS: unknown implementation ${i}`)
+const pin = pinning()
 
-function start(file, impl) {
+export function startServer(file, impl) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(here, 'server.mjs'), file, impl], { stdio: ['pipe', 'pipe', 'inherit'] })
-    child.stdout.once('data', (d) => resolve({ child, port: Number(String(d).trim()) }))
+    const args = [path.join(here, 'server.mjs'), file, impl]
+    const [cmd, argv] = pin ? [pin.command, [...pin.args, process.execPath, ...args]] : [process.execPath, args]
+    const child = spawn(cmd, argv, { stdio: ['pipe', 'pipe', 'inherit'] })
     child.once('error', reject)
+    child.once('exit', (code) => reject(new Error(`${impl} server exited with code ${code}`)))
+    ask(child, null).then((port) => resolve({ child, port: Number(port) }))
   })
 }
 
-function cpu(child) {
+// one question, one line of answer as a string (see server.mjs)
+export function ask(child, question) {
   return new Promise((resolve) => {
-    child.stdout.once('data', (d) => resolve(Number(String(d).trim())))
-    child.stdin.write('?\n')
+    let buf = ''
+    const onData = (d) => {
+      buf += d
+      const nl = buf.indexOf('\n')
+      if (nl === -1) return
+      child.stdout.off('data', onData)
+      resolve(buf.slice(0, nl).trim())
+    }
+    child.stdout.on('data', onData)
+    if (question) child.stdin.write(question + '\n')
   })
+}
+
+async function answer(port, req) {
+  const res = await fetch(`http://127.0.0.1:${port}${req.path}`, { method: req.method || 'GET', headers: req.headers, body: req.body })
+  return { status: res.status, type: res.headers.get('content-type'), body: await res.text() }
 }
 
 function load(port, req) {
@@ -37,7 +73,7 @@ function load(port, req) {
     autocannon({
       url: `http://127.0.0.1:${port}`,
       connections,
-      duration,
+      duration: req.duration || duration,
       requests: [{ method: req.method || 'GET', path: req.path, headers: req.headers, body: req.body }]
     }, (err, result) => {
       if (err) return reject(err)
@@ -47,40 +83,60 @@ function load(port, req) {
   })
 }
 
-const files = readdirSync(path.join(here, 'scenarios')).filter((f) => f.endsWith('.mjs')).sort()
-const rows = []
-for (const f of files) {
-  const file = pathToFileURL(path.join(here, 'scenarios', f)).href
-  const scenario = (await import(file)).default
-  if (filter && !scenario.name.includes(filter) && !f.includes(filter)) continue
-  const row = { scenario: scenario.name }
-  for (const impl of impls) {
-    if (!scenario[impl]) { row[impl] = NaN; continue }
-    const { child, port } = await start(file, impl)
-    try {
-      await load(port, { ...scenario.request, duration: 1 }) // warm-up
-      const before = await cpu(child)
-      const { rps, total } = await load(port, scenario.request)
-      const after = await cpu(child)
-      row[impl] = rps
-      row[impl + 'Cpu'] = (after - before) / total // microseconds of server CPU per request
-    } finally {
-      child.kill()
+const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? (a / b).toFixed(2) + 'x' : '-')
+const int = (v) => (Number.isFinite(v) ? String(Math.round(v)) : '-')
+const dec = (v) => (Number.isFinite(v) ? v.toFixed(1) : '-')
+
+async function main() {
+  console.log(`bench: ${duration}s x ${connections} connections per server; servers ${pin ? `pinned to core ${pin.core} (taskset)` : 'not pinned'}; ${impls.join(', ')}`)
+  const files = readdirSync(path.join(here, 'scenarios')).filter((f) => f.endsWith('.mjs')).sort()
+  const rows = []
+  for (const f of files) {
+    const file = pathToFileURL(path.join(here, 'scenarios', f)).href
+    const scenario = (await import(file)).default
+    if (filter && !scenario.name.includes(filter) && !f.includes(filter)) continue
+    const row = { scenario: scenario.name, rps: {}, cpu: {} }
+    let reference
+    for (const impl of impls) {
+      if (!scenario[impl]) continue
+      const { child, port } = await startServer(file, impl)
+      child.removeAllListeners('exit')
+      try {
+        const got = await answer(port, scenario.request)
+        if (!reference) reference = { impl, ...got }
+        else if (got.status !== reference.status || got.body !== reference.body) {
+          console.error(`  warning: ${impl} answers ${got.status} ${JSON.stringify(got.body.slice(0, 60))}, ${reference.impl} ${reference.status} ${JSON.stringify(reference.body.slice(0, 60))}`)
+        } else if (got.type !== reference.type) {
+          console.error(`  note: ${impl} sends Content-Type ${got.type}, ${reference.impl} ${reference.type}`)
+        }
+        await load(port, { ...scenario.request, duration: 1 }) // warm-up
+        const before = Number(await ask(child, 'cpu'))
+        const { rps, total } = await load(port, scenario.request)
+        const after = Number(await ask(child, 'cpu'))
+        row.rps[impl] = rps
+        row.cpu[impl] = (after - before) / total // microseconds of server CPU per request
+      } finally {
+        child.kill()
+      }
     }
+    rows.push(row)
+    console.log(`${scenario.name}: ` + impls.map((i) => `${i} ${int(row.rps[i])} req/s (${dec(row.cpu[i])} µs CPU/req)`).join(', '))
   }
-  row['sy/express'] = (row.switchyard / row.express).toFixed(2) + 'x'
-  row['sy/node'] = Number.isNaN(row.node) ? '-' : (row.switchyard / row.node).toFixed(2) + 'x'
-  row['cpu express/sy'] = (row.expressCpu / row.switchyardCpu).toFixed(2) + 'x'
-  row['cpu node/sy'] = Number.isNaN(row.node) ? '-' : (row.nodeCpu / row.switchyardCpu).toFixed(2) + 'x'
-  rows.push(row)
-  console.log(`${scenario.name}: switchyard ${Math.round(row.switchyard)} req/s (${row.switchyardCpu.toFixed(1)} µs CPU/req), express ${Math.round(row.express)} (${row.expressCpu.toFixed(1)}), node ${Number.isNaN(row.node) ? '-' : Math.round(row.node) + ' (' + row.nodeCpu.toFixed(1) + ')'}`)
+
+  const others = impls.filter((i) => i !== 'switchyard')
+  const short = { switchyard: 'sy', express: 'express', fastify: 'fastify', node: 'node' }
+  console.log('\nServer CPU time per request (µs), and the competitor\'s CPU per request divided by switchyard\'s: > 1 means switchyard is ahead.\n')
+  console.log(`| scenario | ${impls.map((i) => `${i} µs/req`).join(' | ')} | ${others.map((i) => `cpu ${short[i]}/sy`).join(' | ')} |`)
+  console.log(`|---|${impls.map(() => '---:').join('|')}|${others.map(() => '---:').join('|')}|`)
+  for (const r of rows) {
+    console.log(`| ${r.scenario} | ${impls.map((i) => dec(r.cpu[i])).join(' | ')} | ${others.map((i) => ratio(r.cpu[i], r.cpu.switchyard)).join(' | ')} |`)
+  }
+  console.log('\nThroughput (req/s; the load generator shares the machine), and switchyard\'s req/s divided by the competitor\'s: > 1 means switchyard is ahead.\n')
+  console.log(`| scenario | ${impls.map((i) => `${i} req/s`).join(' | ')} | ${others.map((i) => `req/s sy/${short[i]}`).join(' | ')} |`)
+  console.log(`|---|${impls.map(() => '---:').join('|')}|${others.map(() => '---:').join('|')}|`)
+  for (const r of rows) {
+    console.log(`| ${r.scenario} | ${impls.map((i) => int(r.rps[i])).join(' | ')} | ${others.map((i) => ratio(r.rps.switchyard, r.rps[i])).join(' | ')} |`)
+  }
 }
 
-console.log('\nThroughput (req/s) and server CPU per request (µs); a ratio > 1 means switchyard is ahead.\n')
-console.log('| scenario | switchyard req/s | express req/s | node req/s | req/s sy/express | req/s sy/node | CPU µs/req sy | express | node | CPU express/sy | CPU node/sy |')
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
-for (const r of rows) {
-  const n = (v) => (v === undefined || Number.isNaN(v) ? '-' : String(Math.round(v)))
-  const u = (v) => (v === undefined || Number.isNaN(v) ? '-' : v.toFixed(1))
-  console.log(`| ${r.scenario} | ${n(r.switchyard)} | ${n(r.express)} | ${n(r.node)} | ${r['sy/express']} | ${r['sy/node']} | ${u(r.switchyardCpu)} | ${u(r.expressCpu)} | ${u(r.nodeCpu)} | ${r['cpu express/sy']} | ${r['cpu node/sy']} |`)
-}
+if (import.meta.url === pathToFileURL(process.argv[1]).href) await main()

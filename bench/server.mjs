@@ -1,6 +1,13 @@
 // Starts one scenario's server for one implementation on a loopback port and
-// prints the port on stdout. Run by bench/run.mjs in a child process so that
-// the server and the load generator do not share an event loop.
+// prints the port on stdout. Run by bench/run.mjs (and bench/memory.mjs) in a
+// child process so that the server and the load generator do not share an
+// event loop.
+//
+// Every implementation is served by the same kind of server: a plain
+// http.createServer(handler) with the same keep-alive timeout. For fastify the
+// handler is the instance's own request handler, `fastify.routing` (the
+// function fastify itself installs on the node:http server it would create),
+// taken after `await fastify.ready()` so that plugins are loaded.
 import http from 'node:http'
 import { createRequire } from 'node:module'
 
@@ -8,18 +15,44 @@ const require = createRequire(import.meta.url)
 const [, , file, impl] = process.argv
 const scenario = (await import(file)).default
 const libs = {
-  switchyard: () => require('../dist/index.cjs'),
-  express: () => require('express'),
-  node: () => null
+  switchyard: () => [require('../dist/index.cjs')],
+  express: () => [require('express')],
+  fastify: () => [require('fastify'), { static: require('@fastify/static'), formbody: require('@fastify/formbody') }],
+  node: () => []
 }
-const handler = scenario[impl](libs[impl]())
+if (!libs[impl]) throw new Error(`unknown implementation ${impl}`)
+const built = scenario[impl](...libs[impl]())
+let handler = built
+if (impl === 'fastify') {
+  await built.ready()
+  handler = built.routing
+}
 const server = http.createServer(handler)
 server.keepAliveTimeout = 60_000
 server.listen(0, '127.0.0.1', () => {
   process.stdout.write(String(server.address().port) + '\n')
 })
-// the runner asks for this process's CPU time (user + system, microseconds) over stdin
-process.stdin.on('data', () => {
-  const { user, system } = process.cpuUsage()
-  process.stdout.write(String(user + system) + '\n')
+// The parent asks over stdin, one line per question, and gets one line back:
+//   "cpu" (or anything else): this process's CPU time, user + system, in µs;
+//   "rss": the resident set size in bytes;
+//   "heap": the V8 heap in use (heapUsed), in bytes;
+//   "mem": process.memoryUsage() as JSON.
+let pending = ''
+process.stdin.on('data', (chunk) => {
+  pending += chunk
+  let nl
+  while ((nl = pending.indexOf('\n')) !== -1) {
+    const line = pending.slice(0, nl).trim()
+    pending = pending.slice(nl + 1)
+    if (line === 'rss') {
+      process.stdout.write(String(process.memoryUsage.rss()) + '\n')
+    } else if (line === 'mem') {
+      process.stdout.write(JSON.stringify(process.memoryUsage()) + '\n')
+    } else if (line === 'heap') {
+      process.stdout.write(String(process.memoryUsage().heapUsed) + '\n')
+    } else {
+      const { user, system } = process.cpuUsage()
+      process.stdout.write(String(user + system) + '\n')
+    }
+  }
 })

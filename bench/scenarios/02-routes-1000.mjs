@@ -8,6 +8,11 @@ export default {
   request: { path: '/route/999/item' },
   switchyard: (fw) => build(fw()),
   express: (express) => build(express()),
+  fastify: (Fastify) => {
+    const app = Fastify()
+    for (let i = 0; i < 1000; i++) app.get(`/route/${i}/item`, (req, reply) => { reply.type('text/html; charset=utf-8').send('route ' + i) })
+    return app
+  },
   node: () => {
     const table = new Map()
     for (let i = 0; i < 1000; i++) table.set(`/route/${i}/item`, 'route ' + i)

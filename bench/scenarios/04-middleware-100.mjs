@@ -9,6 +9,14 @@ export default {
   request: { path: '/' },
   switchyard: (fw) => build(fw()),
   express: (express) => build(express()),
+  // fastify has no middleware chain of its own (that takes @fastify/middie); its
+  // idiomatic equivalent of a pass-through middleware is an onRequest hook.
+  fastify: (Fastify) => {
+    const app = Fastify()
+    for (let i = 0; i < 100; i++) app.addHook('onRequest', (req, reply, done) => { done() })
+    app.get('/', (req, reply) => { reply.type('text/html; charset=utf-8').send('ok') })
+    return app
+  },
   node: () => {
     const mws = Array.from({ length: 100 }, () => (req, res, next) => next())
     return (req, res) => {

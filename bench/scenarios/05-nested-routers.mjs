@@ -15,6 +15,19 @@ export default {
   request: { path: '/api/v1/users/42/posts/7' },
   switchyard: (fw) => build(fw),
   express: (express) => build(express),
+  // fastify's routers are encapsulated plugins registered under a prefix; the
+  // prefixes carry the params, as the mount paths do above.
+  fastify: (Fastify) => {
+    const app = Fastify()
+    app.register(async (api) => {
+      api.register(async (users) => {
+        users.register(async (posts) => {
+          posts.get('/:pid', (req, reply) => { reply.type('text/html; charset=utf-8').send(`${req.params.version} ${req.params.uid} ${req.params.pid}`) })
+        }, { prefix: '/:uid/posts' })
+      }, { prefix: '/users' })
+    }, { prefix: '/api/:version' })
+    return app
+  },
   node: () => (req, res) => {
     const m = /^\/api\/([^/]+)\/users\/([^/]+)\/posts\/([^/]+)$/.exec(req.url)
     res.setHeader('Content-Type', 'text/html; charset=utf-8'); res.end(`${m[1]} ${m[2]} ${m[3]}`)

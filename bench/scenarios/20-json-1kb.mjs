@@ -14,6 +14,12 @@ export default {
   request: { method: 'POST', path: '/items', headers: { 'content-type': 'application/json' }, body },
   switchyard: (fw) => build(fw(), fw.json),
   express: (express) => build(express(), express.json),
+  // fastify parses application/json itself (secure-json-parse), no plugin needed
+  fastify: (Fastify) => {
+    const app = Fastify()
+    app.post('/items', (req, reply) => { reply.type('text/html; charset=utf-8').send(String(req.body.items.length)) })
+    return app
+  },
   node: () => (req, res) => {
     const chunks = []
     req.on('data', (c) => chunks.push(c))

@@ -14,6 +14,13 @@ export default {
   request: { method: 'POST', path: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body },
   switchyard: (fw) => build(fw(), fw.urlencoded),
   express: (express) => build(express(), express.urlencoded),
+  // fastify parses forms with its official plugin, @fastify/formbody
+  fastify: (Fastify, plugins) => {
+    const app = Fastify()
+    app.register(plugins.formbody)
+    app.post('/login', (req, reply) => { reply.type('text/html; charset=utf-8').send(req.body.name) })
+    return app
+  },
   node: () => (req, res) => {
     const chunks = []
     req.on('data', (c) => chunks.push(c))

@@ -13,6 +13,12 @@ export default {
   request: { path: '/static/16kb.txt' },
   switchyard: (fw) => { const app = fw(); app.use('/static', fw.static(root)); return app },
   express: (express) => { const app = express(); app.use('/static', express.static(root)); return app },
+  // @fastify/static (on @fastify/send, fastify's fork of send) under the same prefix
+  fastify: (Fastify, plugins) => {
+    const app = Fastify()
+    app.register(plugins.static, { root, prefix: '/static/' })
+    return app
+  },
   node: () => (req, res) => {
     fs.stat(file, (err, stat) => {
       if (err) { res.statusCode = 404; res.end(); return }

@@ -1,0 +1,79 @@
+// npm run bench:memory : does the server's memory stay flat under load?
+// Starts the hello-world scenario's switchyard server in a child process (as
+// npm run bench does, pinned to one core when taskset exists), sends it
+// 1,000,000 GET requests over keep-alive connections to 127.0.0.1 with
+// autocannon, and reads the server's RSS after the first 100,000 requests and
+// at the end. Passes (exit code 0) when the final RSS is within 10% of the
+// 100k value; otherwise exits with code 1.
+//
+// The load goes in steps of 100,000 requests (each step is one autocannon run
+// over fresh keep-alive connections), and the server's memory is printed after
+// each step: RSS, and V8's heap in use and reserved, to help tell a leak (the
+// heap in use keeps growing) from memory that is only settling (RSS grows to a
+// plateau while the heap in use stays flat).
+//
+// Environment: MEMORY_REQUESTS (default 1000000), MEMORY_STEP (default 100000;
+// the reference point is after the first step), MEMORY_TOLERANCE (default
+// 0.10), BENCH_CONNECTIONS (default 50), MEMORY_IMPL (default switchyard; any
+// of the bench's servers), BENCH_PIN / BENCH_CPU as for npm run bench.
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import autocannon from 'autocannon'
+import { startServer, ask } from './run.mjs'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const total = Number(process.env.MEMORY_REQUESTS || 1_000_000)
+const step = Number(process.env.MEMORY_STEP || 100_000)
+const tolerance = Number(process.env.MEMORY_TOLERANCE || 0.1)
+const connections = Number(process.env.BENCH_CONNECTIONS || 50)
+const impl = process.env.MEMORY_IMPL || 'switchyard'
+if (!(step > 0 && total > step)) throw new Error('need 0 < MEMORY_STEP < MEMORY_REQUESTS')
+
+const file = pathToFileURL(path.join(here, 'scenarios', '01-hello.mjs')).href
+const mb = (n) => (n / 1024 / 1024).toFixed(1).padStart(6) + ' MB'
+
+// Exactly `amount` requests; a time limit bounds a stalled run.
+function send(port, amount) {
+  return new Promise((resolve, reject) => {
+    const started = Date.now()
+    const limit = setTimeout(() => reject(new Error(`gave up after ${Math.round((Date.now() - started) / 1000)} s`)), Math.max(60_000, amount * 2))
+    autocannon({ url: `http://127.0.0.1:${port}/`, connections, amount, timeout: 10 }, (err, result) => {
+      clearTimeout(limit)
+      if (err) return reject(err)
+      if (result.non2xx || result.errors || result.timeouts) return reject(new Error(`${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`))
+      resolve({ sent: result.requests.total, seconds: (Date.now() - started) / 1000 })
+    })
+  })
+}
+
+const memory = async (child) => JSON.parse(await ask(child, 'mem'))
+const line = (label, m) => console.log(`${label.padStart(9)}  rss ${mb(m.rss)}  heap used ${mb(m.heapUsed)}  heap total ${mb(m.heapTotal)}  external ${mb(m.external)}`)
+
+const { child, port } = await startServer(file, impl)
+child.removeAllListeners('exit')
+let code = 1
+try {
+  console.log(`${impl} hello world: ${total} GET requests, ${connections} keep-alive connections, steps of ${step}`)
+  line('start', await memory(child))
+  let sent = 0
+  let seconds = 0
+  let reference
+  let last
+  while (sent < total) {
+    const r = await send(port, Math.min(step, total - sent))
+    sent += r.sent
+    seconds += r.seconds
+    last = await memory(child)
+    if (!reference) reference = last
+    line(String(sent), last)
+  }
+  const change = (last.rss - reference.rss) / reference.rss
+  const ok = Math.abs(change) <= tolerance
+  console.log(`${Math.round(sent / seconds)} req/s on average`)
+  console.log(`RSS after ${step} requests: ${mb(reference.rss).trim()}; after ${sent}: ${mb(last.rss).trim()} (${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)}%)`)
+  console.log(ok ? `PASS: within ${tolerance * 100}% of the value after ${step} requests` : `FAIL: more than ${tolerance * 100}% away from the value after ${step} requests`)
+  code = ok ? 0 : 1
+} finally {
+  child.kill()
+}
+process.exitCode = code
