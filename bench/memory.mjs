@@ -12,6 +12,11 @@
 // heap in use keeps growing) from memory that is only settling (RSS grows to a
 // plateau while the heap in use stays flat).
 //
+// The server runs with --expose-gc and collects garbage (a full collection)
+// before each reading: what is then resident is what the server keeps, not
+// where V8's young generation happened to be in its sizing (it grows and
+// shrinks by 16 MB under load, which alone moves RSS by more than 10%).
+//
 // Environment: MEMORY_REQUESTS (default 1000000), MEMORY_STEP (default 100000;
 // the reference point is after the first step), MEMORY_TOLERANCE (default
 // 0.10), BENCH_CONNECTIONS (default 50), MEMORY_IMPL (default switchyard; any
@@ -49,7 +54,7 @@ function send(port, amount) {
 const memory = async (child) => JSON.parse(await ask(child, 'mem'))
 const line = (label, m) => console.log(`${label.padStart(9)}  rss ${mb(m.rss)}  heap used ${mb(m.heapUsed)}  heap total ${mb(m.heapTotal)}  external ${mb(m.external)}`)
 
-const { child, port } = await startServer(file, impl)
+const { child, port } = await startServer(file, impl, ['--expose-gc'])
 child.removeAllListeners('exit')
 let code = 1
 try {

@@ -36,9 +36,9 @@ const impls = process.env.BENCH_IMPLS ? process.env.BENCH_IMPLS.split(',').map((
 for (const i of impls) if (!ALL.includes(i)) throw new Error(`BENCH_IMPLS: unknown implementation ${i}`)
 const pin = pinning()
 
-export function startServer(file, impl) {
+export function startServer(file, impl, nodeFlags = []) {
   return new Promise((resolve, reject) => {
-    const args = [path.join(here, 'server.mjs'), file, impl]
+    const args = [...nodeFlags, path.join(here, 'server.mjs'), file, impl]
     const [cmd, argv] = pin ? [pin.command, [...pin.args, process.execPath, ...args]] : [process.execPath, args]
     const child = spawn(cmd, argv, { stdio: ['pipe', 'pipe', 'inherit'] })
     child.once('error', reject)

@@ -36,7 +36,8 @@ server.listen(0, '127.0.0.1', () => {
 //   "cpu" (or anything else): this process's CPU time, user + system, in µs;
 //   "rss": the resident set size in bytes;
 //   "heap": the V8 heap in use (heapUsed), in bytes;
-//   "mem": process.memoryUsage() as JSON.
+//   "mem": process.memoryUsage() as JSON (after a full garbage collection
+//          when the process runs with --expose-gc, as bench/memory.mjs starts it).
 let pending = ''
 process.stdin.on('data', (chunk) => {
   pending += chunk
@@ -47,6 +48,7 @@ process.stdin.on('data', (chunk) => {
     if (line === 'rss') {
       process.stdout.write(String(process.memoryUsage.rss()) + '\n')
     } else if (line === 'mem') {
+      if (typeof globalThis.gc === 'function') globalThis.gc()
       process.stdout.write(JSON.stringify(process.memoryUsage()) + '\n')
     } else if (line === 'heap') {
       process.stdout.write(String(process.memoryUsage().heapUsed) + '\n')

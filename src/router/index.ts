@@ -1,5 +1,5 @@
 import parseUrl from 'parseurl'
-import { Layer, kEnd, kLiterals, kSensitive, kStrict, type Handler, type MatchResult } from './layer'
+import { Layer, firstSegment, kEnd, kLiterals, kSegments, kSensitive, kStrict, type Handler, type MatchResult } from './layer'
 import { Route, useArguments } from './route'
 import { methods } from './methods'
 import { joinPattern, kMountRoute, layerActive, patternText, routeChannel } from './tracing'
@@ -28,6 +28,8 @@ interface StackIndex {
   version: number
   /** literal path -> indexes of the route layers matching exactly that path */
   literal: Map<string, number[]>
+  /** first path segment -> indexes of the other layers that can only match paths starting with it */
+  segment: Map<string, number[]>
   /** indexes of every other layer, in order */
   other: number[]
   /** for each stack index i: the position in `other` of the first index >= i */
@@ -196,28 +198,44 @@ function indexOf(router: Router): StackIndex {
   if (cached !== undefined && cached.version === router[kVersion] && cached.sensitive === sensitive && cached.strict === strict) return cached
   const stack = router[kStack]
   const literal = new Map<string, number[]>()
+  const segment = new Map<string, number[]>()
   const other: number[] = []
   const otherFrom = new Int32Array(stack.length + 1)
+  const add = (map: Map<string, number[]>, keys: string[], i: number) => {
+    for (const key of new Set(keys)) {
+      const list = map.get(key)
+      if (list) list.push(i)
+      else map.set(key, [i])
+    }
+  }
   for (let i = 0; i < stack.length; i++) {
     const layer = stack[i]
-    const lits = layer instanceof Layer && layer.route && layer[kEnd] && layer[kSensitive] === sensitive && layer[kStrict] === strict ? layer[kLiterals] : undefined
-    if (lits) {
-      for (const key of new Set(lits)) {
-        const list = literal.get(key)
-        if (list) list.push(i)
-        else literal.set(key, [i])
-      }
-    } else {
-      other.push(i)
-    }
+    const ours = layer instanceof Layer && layer[kSensitive] === sensitive
+    const lits = ours && layer.route && layer[kEnd] && layer[kStrict] === strict ? layer[kLiterals] : undefined
+    const segs = ours && lits === undefined ? layer[kSegments] : undefined
+    if (lits) add(literal, lits, i)
+    else if (segs) add(segment, segs, i)
+    else other.push(i)
   }
   for (let i = stack.length, pos = other.length; i >= 0; i--) {
     while (pos > 0 && other[pos - 1] >= i) pos--
     otherFrom[i] = pos
   }
-  const index = { version: router[kVersion], literal, other, otherFrom, sensitive, strict }
+  const index = { version: router[kVersion], literal, segment, other, otherFrom, sensitive, strict }
   router[kIndex] = index
   return index
+}
+
+/** The position of the first entry >= idx in a sorted list of stack indexes. */
+function from(list: number[], idx: number): number {
+  let lo = 0
+  let hi = list.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (list[mid] < idx) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }
 
 /** The key under which a request path is looked up in the static-route index. */
@@ -305,9 +323,13 @@ class Dispatch {
   // the static-route lookup of the last path seen (middleware rarely changes it)
   /** while tracing: the mount pattern to restore when the mounted layer passes on (null: nothing saved) */
   mountSaved: string | null = null
+  /** req.url at the last step, and its pathname */
+  lastUrl: unknown = undefined
+  lastPath: string | undefined = undefined
   lookedUp: string | undefined = undefined
   lookedUpIn: StackIndex | undefined = undefined
   literalHits: number[] | undefined = undefined
+  segmentHits: number[] | undefined = undefined
 
   constructor(router: Router, req: any, res: any, callback: Next | undefined, final: ((req: any, res: any, err: any) => void) | undefined) {
     this.router = router
@@ -388,7 +410,15 @@ function step(d: Dispatch, err: any): void {
     setImmediate(step, d, err)
     return
   }
-  const path = pathnameOf(req)
+  // the pathname of req.url (parsed again only when a layer changed req.url)
+  const url = req.url
+  let path: string | undefined
+  if (url === d.lastUrl && url !== undefined) path = d.lastPath
+  else {
+    path = pathnameOf(req)
+    d.lastUrl = url
+    d.lastPath = path
+  }
   if (path == null) {
     finish(d, layerError)
     return
@@ -400,12 +430,21 @@ function step(d: Dispatch, err: any): void {
   if (path !== d.lookedUp || index !== d.lookedUpIn) {
     d.lookedUp = path
     d.lookedUpIn = index
-    d.literalHits = index.literal.size !== 0 ? index.literal.get(literalKey(path, index)) : undefined
+    if (index.literal.size !== 0 || index.segment.size !== 0) {
+      const key = literalKey(path, index)
+      d.literalHits = index.literal.size !== 0 ? index.literal.get(key) : undefined
+      d.segmentHits = index.segment.size !== 0 ? index.segment.get(firstSegment(key)) : undefined
+    } else {
+      d.literalHits = undefined
+      d.segmentHits = undefined
+    }
   }
+  // three sorted lists of candidate layers, merged in stack order
   const literals = d.literalHits
+  const segments = d.segmentHits
   const idx = d.idx
-  let li = 0
-  if (literals !== undefined) while (li < literals.length && literals[li] < idx) li++
+  let li = literals !== undefined ? from(literals, idx) : 0
+  let si = segments !== undefined ? from(segments, idx) : 0
   let oi = index.otherFrom[idx]
   const other = index.other
   const method = req.method
@@ -413,18 +452,30 @@ function step(d: Dispatch, err: any): void {
   let found: MatchResult | null = null
 
   while (true) {
-    const nextLiteral = literals !== undefined && li < literals.length ? literals[li] : Infinity
-    const nextOther = oi < other.length ? other[oi] : Infinity
-    if (nextLiteral === Infinity && nextOther === Infinity) break
+    const a = literals !== undefined && li < literals.length ? literals[li] : Infinity
+    const b = segments !== undefined && si < segments.length ? segments[si] : Infinity
+    const c = oi < other.length ? other[oi] : Infinity
     let i: number
-    if (nextLiteral < nextOther) {
-      i = nextLiteral
+    if (a < b && a < c) {
+      i = a
       li++
-    } else {
-      i = nextOther
+    } else if (b < c) {
+      i = b
+      si++
+    } else if (c !== Infinity) {
+      i = c
       oi++
+    } else {
+      break
     }
     const candidate = stack[i]
+    if (candidate.slash === true && candidate instanceof Layer) {
+      // middleware on '/': matches every path, nothing stripped, fresh params
+      layer = candidate
+      found = null
+      d.idx = i + 1
+      break
+    }
     let m: MatchResult | null
     try {
       m = candidate.match(path)
@@ -447,12 +498,19 @@ function step(d: Dispatch, err: any): void {
     break
   }
 
-  if (layer === undefined || found === null) {
+  if (layer === undefined) {
     d.idx = stack.length
     finish(d, layerError)
     return
   }
 
+  if (found === null) {
+    // a '/' middleware: no parameters, so no param triggers
+    req.params = d.router.mergeParams ? mergeParams({}, d.parentParams) : {}
+    enter(d, layer, layerError, '', path)
+    d.sync = 0
+    return
+  }
   const route = layer.route
   if (route) req.route = route
   req.params = d.router.mergeParams ? mergeParams(found.params, d.parentParams) : found.params

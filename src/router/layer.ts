@@ -27,6 +27,7 @@ const TRAILING_SLASHES = /\/+$/
 /** Internal fields of a Layer, kept off its enumerable keys (tools print and copy layers). */
 export const kEnd = Symbol('switchyard.layer.end')
 export const kLiterals = Symbol('switchyard.layer.literals')
+export const kSegments = Symbol('switchyard.layer.segments')
 export const kSensitive = Symbol('switchyard.layer.sensitive')
 export const kStrict = Symbol('switchyard.layer.strict')
 
@@ -57,6 +58,13 @@ export class Layer {
    * unless strict), so the router can compare strings instead of running a regexp.
    */
   declare [kLiterals]: string[] | undefined
+  /**
+   * For layers that are not plain literals: the first path segment ('/users')
+   * every path they can match starts with, one per registered path (same
+   * case rule), or undefined when some path has no such segment (a
+   * parameter, wildcard or optional part within the first segment, a regexp).
+   */
+  declare [kSegments]: string[] | undefined
   declare [kSensitive]: boolean
   declare [kStrict]: boolean
   declare [kEnd]: boolean
@@ -73,9 +81,11 @@ export class Layer {
     const paths = Array.isArray(path) ? path : [path]
     // each string pattern is parsed once: its literal (if static) serves both
     // the string matcher and the router's static-route index
-    const literals = paths.map((p) => (typeof p === 'string' ? staticLiteral(p, strict) : undefined))
+    const parsed = paths.map((p) => (typeof p === 'string' ? staticText(p) : undefined))
+    const literals = parsed.map((t) => (t !== undefined && t.literal ? (strict ? t.text : loosen(t.text)) : undefined))
     this.matchers = paths.map((p, i) => compile(p, literals[i], sensitive, strict, end))
     hide(this, kLiterals, this.slash ? undefined : indexKeys(literals, sensitive))
+    hide(this, kSegments, this.slash ? undefined : segmentKeys(parsed, sensitive))
     hide(this, kSensitive, sensitive)
     hide(this, kStrict, strict)
     hide(this, kEnd, end)
@@ -161,19 +171,48 @@ function loosen(path: string): string {
 }
 
 /**
- * The literal text of `path` when it has no parameter, wildcard or optional
- * part, else undefined. Paths with non-ASCII characters are left to the
- * regexp, whose case folding differs from String#toLowerCase.
+ * The static text a path pattern starts with (its whole text when `literal`:
+ * no parameter, wildcard or optional part). Undefined when that text has
+ * non-ASCII characters: those are left to the regexp, whose case folding
+ * differs from String#toLowerCase.
  */
-function staticLiteral(path: string, strict: boolean): string | undefined {
+function staticText(path: string): { text: string; literal: boolean } | undefined {
   const data = parsePattern(path) // throws for invalid patterns, like the regexp compiler
   let text = ''
+  let literal = true
   for (const token of data.tokens) {
-    if (token.type !== 'text') return undefined
+    if (token.type !== 'text') {
+      literal = false
+      break
+    }
     text += token.value
   }
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7e) return undefined
-  return strict ? text : loosen(text)
+  return { text, literal }
+}
+
+/** The first segment of a path ('/a' of '/a/b'; the whole path when it has one segment). */
+export function firstSegment(path: string): string {
+  const end = path.indexOf('/', 1)
+  return end === -1 ? path : path.slice(0, end)
+}
+
+/**
+ * The first-segment keys of a layer, when every one of its paths fixes its
+ * first segment in static text: a literal, or a prefix that reaches past the
+ * first segment's end ('/users/' of '/users/:id').
+ */
+function segmentKeys(parsed: Array<{ text: string; literal: boolean } | undefined>, sensitive: boolean): string[] | undefined {
+  const out: string[] = []
+  for (const t of parsed) {
+    if (t === undefined || t.text.charCodeAt(0) !== 0x2f) return undefined
+    const end = t.text.indexOf('/', 1)
+    if (end === -1 && !t.literal) return undefined
+    const segment = end === -1 ? loosen(t.text) : t.text.slice(0, end)
+    if (segment === '/' || segment === '') return undefined
+    out.push(sensitive ? segment : segment.toLowerCase())
+  }
+  return out
 }
 
 /** The static-route index keys of a layer: only when every one of its paths is a non-empty literal. */

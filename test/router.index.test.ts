@@ -1,0 +1,94 @@
+// The router's lookup structures (exact static paths, first-segment buckets
+// for parameterised routes and prefixed middleware, everything else in order)
+// must visit exactly the layers express@5 visits, in the same order. Every
+// layer records itself and passes on; the answer lists what ran.
+import express from 'express'
+import { describe, expect, it } from 'vitest'
+import fw from '../src/index'
+import { listen, request } from './support/diff'
+
+const PATTERNS: Array<[kind: 'use' | 'get' | 'all', path: any]> = [
+  ['use', '/'],
+  ['get', '/users/:id'],
+  ['get', '/users/me'],
+  ['use', '/users'],
+  ['get', '/Users/:id/posts'],
+  ['all', '/files/*rest'],
+  ['get', '/files{/:name}'],
+  ['get', '/:page'],
+  ['use', '/api/:v'],
+  ['get', '/api/v1/items/:id'],
+  ['get', ['/a/:x', '/b/:y']],
+  ['get', ['/a/:x', /^\/c\/(\d+)$/]],
+  ['get', /^\/users\/(\d+)$/],
+  ['use', '/users/'],
+  ['get', '/users{s}/:id'],
+  ['get', '/caf\u00e9/:x'],
+  ['get', '/x-:a-:b'],
+  ['use', '/static'],
+  ['get', '/static/:file'],
+  ['get', '/users/:id/'],
+  ['get', '/USERS/:id']
+]
+
+const PATHS = [
+  '/', '/users', '/users/', '/users/7', '/USERS/7', '/Users/7/posts', '/users/7/posts', '/users/me', '/usersx/1', '/userss/1', '/users/7/',
+  '/files', '/files/', '/files/a/b', '/files/a', '/api/v2/items/3', '/api/v1/items/3', '/API/v1/items/3', '/a/1', '/b/2', '/c/3', '/c/x',
+  '/caf%C3%A9/1', '/x-1-2', '/static', '/static/app.js', '/STATIC/app.js', '//users/7', '/users%2F7', '/page', '/users/7?x=1'
+]
+
+function build(lib: any, options: { sensitive?: boolean; strict?: boolean }) {
+  const app = lib()
+  if (options.sensitive) app.enable('case sensitive routing')
+  if (options.strict) app.enable('strict routing')
+  PATTERNS.forEach(([kind, path], n) => {
+    const record = (req: any, res: any, next: any) => { (req.seen ??= []).push(n); next() }
+    app[kind](path, record)
+  })
+  // a mounted router gets the same treatment below its mount path
+  const inner = lib.Router(options.sensitive || options.strict ? { caseSensitive: options.sensitive, strict: options.strict } : undefined)
+  PATTERNS.forEach(([kind, path], n) => {
+    inner[kind](path, (req: any, res: any, next: any) => { (req.seen ??= []).push('m' + n); next() })
+  })
+  app.use('/mount', inner)
+  app.use((req: any, res: any) => res.json(req.seen ?? []))
+  app.use((err: any, req: any, res: any, next: any) => res.status(500).json({ error: err.message, seen: req.seen }))
+  return app
+}
+
+describe('the router visits the same layers as express, in the same order', () => {
+  for (const options of [{}, { sensitive: true }, { strict: true }, { sensitive: true, strict: true }]) {
+    it(`options ${JSON.stringify(options)}`, async () => {
+      const ours = await listen(build(fw, options))
+      const theirs = await listen(build(express, options))
+      try {
+        for (const path of [...PATHS, ...PATHS.map((p) => '/mount' + p)]) {
+          for (const method of ['GET', 'POST']) {
+            const [a, b] = await Promise.all([request(ours.port, { method, path }), request(theirs.port, { method, path })])
+            expect({ method, path, status: a.status, body: a.body }).toEqual({ method, path, status: b.status, body: b.body })
+          }
+        }
+      } finally {
+        await Promise.all([ours.close(), theirs.close()])
+      }
+    })
+  }
+
+  it('1,000 parameterised routes: the last one answers, and routes registered later are seen', async () => {
+    for (const lib of [fw, express]) {
+      const app = (lib as any)()
+      for (let i = 0; i < 1000; i++) app.get(`/r${i}/:id`, (req: any, res: any) => res.send(`r${i} ${req.params.id}`))
+      const server = await listen(app)
+      try {
+        expect((await request(server.port, { path: '/r999/42' })).body).toBe('r999 42')
+        app.get('/late/:x', (req: any, res: any) => res.send('late ' + req.params.x))
+        expect((await request(server.port, { path: '/late/1' })).body).toBe('late 1')
+        app.router.stack.unshift(app.router.stack.pop())
+        app.get('/r999/:id', (req: any, res: any) => res.send('shadowed'))
+        expect((await request(server.port, { path: '/r999/42' })).body).toBe('r999 42')
+      } finally {
+        await server.close()
+      }
+    }
+  })
+})
