@@ -17,6 +17,9 @@
 //   BENCH_DURATION     seconds of measured load per server (default 5)
 //   BENCH_CONNECTIONS  keep-alive connections (default 50)
 //   BENCH_IMPLS        comma-separated subset of switchyard,express,fastify,node
+//   BENCH_BASELINE     path of another switchyard build's dist/index.cjs: served as a
+//                      fifth implementation, `baseline`, to measure a change before/after
+//                      in the same run (scenarios use their switchyard builder for it)
 //   BENCH_PIN          "0" to not pin; otherwise, when `taskset` exists, each
 //                      server child runs pinned to one core (the default)
 //   BENCH_CPU          the core the server is pinned to (default 0)
@@ -31,8 +34,10 @@ const here = path.dirname(fileURLToPath(import.meta.url))
 const duration = Number(process.env.BENCH_DURATION || 5)
 const connections = Number(process.env.BENCH_CONNECTIONS || 50)
 const filter = process.argv[2]
-const ALL = ['switchyard', 'express', 'fastify', 'node']
-const impls = process.env.BENCH_IMPLS ? process.env.BENCH_IMPLS.split(',').map((s) => s.trim()) : ALL
+const ALL = ['switchyard', 'express', 'fastify', 'node', 'baseline']
+const impls = process.env.BENCH_IMPLS
+  ? process.env.BENCH_IMPLS.split(',').map((s) => s.trim())
+  : ALL.filter((i) => i !== 'baseline' || process.env.BENCH_BASELINE)
 for (const i of impls) if (!ALL.includes(i)) throw new Error(`BENCH_IMPLS: unknown implementation ${i}`)
 const pin = pinning()
 
@@ -98,7 +103,7 @@ async function main() {
     const row = { scenario: scenario.name, rps: {}, cpu: {} }
     let reference
     for (const impl of impls) {
-      if (!scenario[impl]) continue
+      if (!scenario[impl] && !(impl === 'baseline' && scenario.switchyard)) continue
       const { child, port } = await startServer(file, impl)
       child.removeAllListeners('exit')
       try {
@@ -124,7 +129,7 @@ async function main() {
   }
 
   const others = impls.filter((i) => i !== 'switchyard')
-  const short = { switchyard: 'sy', express: 'express', fastify: 'fastify', node: 'node' }
+  const short = { switchyard: 'sy', express: 'express', fastify: 'fastify', node: 'node', baseline: 'baseline' }
   console.log('\nServer CPU time per request (µs), and the competitor\'s CPU per request divided by switchyard\'s: > 1 means switchyard is ahead.\n')
   console.log(`| scenario | ${impls.map((i) => `${i} µs/req`).join(' | ')} | ${others.map((i) => `cpu ${short[i]}/sy`).join(' | ')} |`)
   console.log(`|---|${impls.map(() => '---:').join('|')}|${others.map(() => '---:').join('|')}|`)

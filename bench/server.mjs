@@ -16,12 +16,14 @@ const [, , file, impl] = process.argv
 const scenario = (await import(file)).default
 const libs = {
   switchyard: () => [require('../dist/index.cjs')],
+  // BENCH_BASELINE: another switchyard build, run with the switchyard builders
+  baseline: () => [require(process.env.BENCH_BASELINE)],
   express: () => [require('express')],
   fastify: () => [require('fastify'), { static: require('@fastify/static'), formbody: require('@fastify/formbody') }],
   node: () => []
 }
 if (!libs[impl]) throw new Error(`unknown implementation ${impl}`)
-const built = scenario[impl](...libs[impl]())
+const built = (scenario[impl] ?? (impl === 'baseline' ? scenario.switchyard : undefined))(...libs[impl]())
 let handler = built
 if (impl === 'fastify') {
   await built.ready()

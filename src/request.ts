@@ -271,8 +271,8 @@ defineGetter('fresh', function isFresh() {
   // no conditional header: `fresh` would say false; skip building its arguments
   if (!headers['if-none-match'] && !headers['if-modified-since']) return false
   return fresh(headers, {
-    etag: res.getHeader('ETag'),
-    'last-modified': res.getHeader('Last-Modified')
+    etag: res.getHeader('etag'),
+    'last-modified': res.getHeader('last-modified')
   })
 })
 

@@ -222,7 +222,7 @@ response.contentType = response.type
  * res.links({ next: '/page/3', prev: '/page/1' })
  */
 response.links = function links(links) {
-  let link: any = this.getHeader('Link') || ''
+  let link: any = this.getHeader('link') || ''
   if (link) link += ', '
   const entries: string[] = []
   for (const rel of Object.keys(links)) {
@@ -279,7 +279,7 @@ response.redirect = function redirect(this: Response, statusOrUrl: any, url?: an
     address = url
   }
   this.location(address)
-  const body = redirectBody(this, status, this.getHeader('Location') as string)
+  const body = redirectBody(this, status, this.getHeader('location') as string)
   this.status(status)
   this.setHeader('Content-Length', String(Buffer.byteLength(body)))
   if (this.req.method === 'HEAD') this.end()
@@ -330,7 +330,7 @@ type Chunk = string | Buffer | undefined
 
 /** A string body gets `text/html` when no type is set, utf-8 otherwise. */
 function stringType(res: Response, initial: boolean): void {
-  const type = res.getHeader('Content-Type')
+  const type = res.getHeader('content-type')
   if (!type) {
     if (initial) res.setHeader('Content-Type', HTML_UTF8)
   } else if (typeof type === 'string' && type !== HTML_UTF8) {
@@ -366,7 +366,7 @@ function lengthAndEtag(res: Response, chunk: string | Buffer, etagFn: ETagFn | u
   } else {
     length = body.length
   }
-  if (!res.hasHeader('Transfer-Encoding')) res.setHeader('Content-Length', String(length))
+  if (!res.hasHeader('transfer-encoding')) res.setHeader('Content-Length', String(length))
   if (etagFn !== undefined) {
     const tag = typeof body === 'string' ? builtinStringTag(etagFn, body, length) : etagFn(body, undefined)
     if (tag) res.setHeader('ETag', tag)
@@ -437,7 +437,7 @@ response.send = function send(body) {
       }
       if (ArrayBuffer.isView(body)) {
         chunk = viewToBuffer(body)
-        if (!this.getHeader('Content-Type')) this.setHeader('Content-Type', OCTET_STREAM)
+        if (!this.getHeader('content-type')) this.setHeader('Content-Type', OCTET_STREAM)
         break
       }
       return this.json(body)
@@ -452,7 +452,7 @@ response.send = function send(body) {
   let bytesInExpress = false
   if (chunk !== undefined) {
     const etagFn = this.app.get('etag fn')
-    const generate = typeof etagFn === 'function' && !this.getHeader('ETag')
+    const generate = typeof etagFn === 'function' && !this.getHeader('etag')
     bytesInExpress = typeof chunk === 'string' && (generate || chunk.length >= 1000)
     chunk = lengthAndEtag(this, chunk, generate ? etagFn : undefined)
   }
@@ -478,7 +478,7 @@ response.send = function send(body) {
 response.json = function json(body) {
   const app = this.app
   const text = stringifyJson(body, app.get('json replacer'), app.get('json spaces'), app.get('json escape'))
-  if (!this.getHeader('Content-Type')) this.setHeader('Content-Type', JSON_UTF8)
+  if (!this.getHeader('content-type')) this.setHeader('Content-Type', JSON_UTF8)
   return this.send(text)
 }
 
@@ -497,7 +497,7 @@ response.jsonp = function jsonp(body) {
   let text = stringifyJson(body, app.get('json replacer'), app.get('json spaces'), app.get('json escape'))
   let callback = this.req.query[app.get('jsonp callback name')]
 
-  if (!this.getHeader('Content-Type')) {
+  if (!this.getHeader('content-type')) {
     this.setHeader('X-Content-Type-Options', 'nosniff')
     this.setHeader('Content-Type', JSON_UTF8)
   }
