@@ -143,10 +143,11 @@ export = bodyParser
 }
 
 function bodyParserMts() {
-  return `${HEADER}import type * as T from './types/index.js'
+  // as for the main entry: the default export keeps its namespace of types
+  return `${HEADER}import bodyParser from './body-parser.cjs'
+import type * as T from './types/index.js'
 
 /** The body-parser module: the (throwing) generic parser carrying json, raw, text and urlencoded. */
-declare const bodyParser: T.BodyParser
 export default bodyParser
 ${BODY_VALUES.map((v) => `export declare const ${v}: T.BodyParser['${v}']`).join('\n')}
 export type {

@@ -23,3 +23,8 @@ const server = await new Promise<import('node:http').Server>((resolve) => {
   const s = app.listen(0, () => resolve(s))
 })
 server.close()
+
+// body-parser's option types through its default import
+import bodyParser from 'switchyard/body-parser'
+const jsonOptions: bodyParser.OptionsJson = { limit: '1mb', strict: true }
+app.use(bodyParser.json(jsonOptions), bodyParser.urlencoded({ extended: false } satisfies bodyParser.OptionsUrlencoded))
