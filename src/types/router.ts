@@ -226,6 +226,8 @@ export interface RouterConstructor {
   (options?: RouterOptions): Router
   new (options: RouterOptions & { mergeParams: true }): Router<true>
   new (options?: RouterOptions): Router
+  /** The route class, as router@2 exposes it (`req.route instanceof Router.Route`). */
+  Route: RouteConstructor
 }
 
 /** `fw.Route`: the route class (`new Route(path)`). */

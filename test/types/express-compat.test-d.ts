@@ -92,3 +92,9 @@ describe("the 'express-serve-static-core' module", () => {
     expectTypeOf<core.ParamsDictionary>().toEqualTypeOf<ParamsDictionary>()
   })
 })
+
+describe('Router.Route', () => {
+  test('is the route class', () => {
+    expectTypeOf(new fw.Router.Route('/a/:id')).toEqualTypeOf<IRoute<'/a/:id'>>()
+  })
+})
