@@ -8,7 +8,7 @@
 import { build } from 'tsup'
 import ts from 'typescript'
 import { createRequire } from 'node:module'
-import { readFileSync, writeFileSync, rmSync } from 'node:fs'
+import { copyFileSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs'
 
 const entries = { index: 'src/index.ts', 'body-parser': 'src/body/index.ts' }
 rmSync('dist', { recursive: true, force: true })
@@ -38,6 +38,8 @@ for (const name of Object.keys(entries)) {
   writeFileSync(`dist/${name}.mjs`, lines.join('\n') + '\n')
 }
 
+const CORE = 'express-serve-static-core.d.ts'
+
 /** Emit the declarations of the types entry with tsc; return the names it exports. */
 function emitTypes(entry, outDir) {
   const options = {
@@ -66,6 +68,16 @@ function emitTypes(entry, outDir) {
   // plain form means the same thing.
   const index = `${outDir}/index.d.ts`
   writeFileSync(index, readFileSync(index, 'utf8').replace(/^export type \{/gm, 'export {'))
+  // The ambient `express-serve-static-core` module (a hand-written script, which tsc
+  // does not emit): copied as is and referenced from every file that imports it.
+  copyFileSync(`src/types/${CORE}`, `${outDir}/${CORE}`)
+  for (const f of readdirSync(outDir)) {
+    if (!f.endsWith('.d.ts') || f === CORE) continue
+    const text = readFileSync(`${outDir}/${f}`, 'utf8')
+    if (f === 'index.d.ts' || text.includes("'express-serve-static-core'")) {
+      writeFileSync(`${outDir}/${f}`, `/// <reference path="./${CORE}" />\n` + text)
+    }
+  }
   const checker = program.getTypeChecker()
   const file = program.getSourceFile(entry)
   return checker.getExportsOfModule(checker.getSymbolAtLocation(file)).map((s) => s.name).sort()
@@ -96,16 +108,20 @@ export = fw
 }
 
 function indexMts() {
-  // `static` is reserved in module code, so it is declared under another name and renamed on export
+  // The default export is the CommonJS declaration's \`fw\` (a function merged with a
+  // namespace of types), so \`import express from 'switchyard'\` then \`express.Request\`
+  // works as a type in ES modules as it does in CommonJS; it is the same object at
+  // run time. \`static\` is reserved in module code, so the named export is declared
+  // under another name and renamed.
   const values = VALUES.map((v) =>
     v === 'static'
       ? `declare const _static: T.Switchyard['static']\nexport { _static as static }`
       : `export declare const ${v}: T.Switchyard['${v}']`
   )
-  return `${HEADER}import type * as T from './types/index.js'
+  return `${HEADER}import fw from './index.cjs'
+import type * as T from './types/index.js'
 
 /** Create an application; carries Router, json, static and the other exports. */
-declare const fw: T.Switchyard
 export default fw
 ${values.join('\n')}
 ${Object.values(VALUE_TYPES).join('\n')}
@@ -127,10 +143,11 @@ export = bodyParser
 }
 
 function bodyParserMts() {
-  return `${HEADER}import type * as T from './types/index.js'
+  // as for the main entry: the default export keeps its namespace of types
+  return `${HEADER}import bodyParser from './body-parser.cjs'
+import type * as T from './types/index.js'
 
 /** The body-parser module: the (throwing) generic parser carrying json, raw, text and urlencoded. */
-declare const bodyParser: T.BodyParser
 export default bodyParser
 ${BODY_VALUES.map((v) => `export declare const ${v}: T.BodyParser['${v}']`).join('\n')}
 export type {

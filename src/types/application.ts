@@ -2,7 +2,8 @@
 import type { EventEmitter } from 'node:events'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { ListenOptions } from 'node:net'
-import type { Engine, NextFunction } from './handlers'
+import type { Engine, NextFunction, RequestParamHandler } from './handlers'
+import type { Application as CoreApplication, Express as CoreExpress, Locals } from 'express-serve-static-core'
 import type { IRouter, IRouterMatcher, Router, RouteConstructor, RouterConstructor } from './router'
 import type { Request } from './request'
 import type { Response } from './response'
@@ -13,20 +14,19 @@ import type { ServeStaticMiddleware, ServeStaticOptions } from './static'
 export type RenderCallback = (err: Error | null, html?: string) => void
 
 /**
- * An application (`fw()`): a request handler for `http.createServer` with
- * settings, a router, template engines and `listen`.
- *
- * @example
- * const app: Application = fw()
- * app.set('trust proxy', 'loopback').get('/', (req, res) => { res.send('hi') })
+ * Everything an application carries. The public {@link Application} extends it through
+ * the `express-serve-static-core` module, so augmentations of that module's
+ * `Application` reach switchyard's. Not exported from the package.
  */
-export interface Application<LocalsObj extends Record<string, any> = Record<string, any>>
+export interface ApplicationBase<LocalsObj extends Record<string, any> = Record<string, any>>
   extends EventEmitter,
     IRouter,
     Express.Application {
   /** Handle a request (the app is its own `http.createServer` listener). */
   (req: IncomingMessage, res: ServerResponse, next?: NextFunction): void
 
+  /** Register a callback run when a route parameter named `name` (or any of `names`) is matched. */
+  param(name: string | string[], handler: RequestParamHandler): this
   /** Initialise the app (called by `fw()`). */
   init(): void
   /** Apply the default settings (called by `init`). */
@@ -66,7 +66,7 @@ export interface Application<LocalsObj extends Record<string, any> = Record<stri
   /** The settings (prefer `app.get`/`app.set`). */
   settings: Record<string, any>
   /** Variables available to every view rendered by the app. */
-  locals: LocalsObj & Express.Locals
+  locals: LocalsObj & Locals
   /** The path(s) this app was mounted on. */
   mountpath: string | string[]
   /** The parent application once mounted. */
@@ -77,11 +77,19 @@ export interface Application<LocalsObj extends Record<string, any> = Record<stri
   response: Response
 }
 
-/** The application type as `@types/express` names it. */
-export interface Express extends Application {
-  request: Request
-  response: Response
-}
+/**
+ * An application (`fw()`): a request handler for `http.createServer` with
+ * settings, a router, template engines and `listen`.
+ *
+ * @example
+ * const app: Application = fw()
+ * app.set('trust proxy', 'loopback').get('/', (req, res) => { res.send('hi') })
+ */
+export interface Application<LocalsObj extends Record<string, any> = Record<string, any>>
+  extends CoreApplication<LocalsObj> {}
+
+/** The application type as `@types/express` names it (what `fw()` returns). */
+export interface Express extends CoreExpress {}
 
 /**
  * The type of the default export `fw`: create an application, plus the router,

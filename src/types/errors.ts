@@ -55,5 +55,5 @@ export interface BodyParserError extends HttpError {
   expected?: number
 }
 
-/** A Node-style callback receiving an error (`res.sendFile`, `res.download`). */
-export type Errback = (err: Error) => void
+/** A Node-style callback (`res.sendFile`, `res.download`): an error, or nothing on success. */
+export type Errback = (err?: Error) => void

@@ -48,6 +48,9 @@ export interface ErrorRequestHandler<
   (err: any, req: Request<P, ResBody, ReqBody, ReqQuery, LocalsObj>, res: Response<ResBody, LocalsObj>, next: NextFunction): unknown
 }
 
+/** A middleware or route handler with the default type arguments (`@types/express`'s `Handler`). */
+export interface Handler extends RequestHandler {}
+
 /** Anything a routing method accepts as a handler: a handler, an error handler, or a (nested) array of them. */
 export type RequestHandlerParams<
   P = ParamsDictionary,

@@ -13,7 +13,20 @@ export interface ParamsDictionary {
 }
 
 /** `req.params` of a route with a wildcard when the path is not a literal: values may be arrays. */
-export type ParamsFlatDictionary = Record<string, string | string[]>
+export type WildcardParamsDictionary = Record<string, string | string[]>
+
+/** A string-keyed record of `T`. */
+export interface Dictionary<T> {
+  [key: string]: T
+}
+
+/** Parameters keyed by name or by position (unnamed regular-expression groups), all strings. */
+export interface ParamsFlatDictionary {
+  [key: string | number]: string
+}
+
+/** Either kind of `req.params` dictionary. */
+export type Params = ParamsDictionary | ParamsFlatDictionary
 
 type Digit = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9'
 
@@ -109,7 +122,10 @@ export type RouteParameters<Path extends string> = string extends Path ? ParamsD
  * The `req.params` type for any path argument a router accepts: a string literal is
  * parsed; a regular expression, an array or a non-literal string gives {@link ParamsDictionary}.
  */
-export type PathParams<Path> = Path extends string ? RouteParameters<Path> : ParamsDictionary
+export type PathArgumentParams<Path> = Path extends string ? RouteParameters<Path> : ParamsDictionary
 
 /** Any path argument a router accepts: a string, a regular expression, or an array of them. */
 export type PathArgument = string | RegExp | ReadonlyArray<string | RegExp>
+
+/** A path argument as `@types/express` names it: a string, a regular expression, or an array of them. */
+export type PathParams = string | RegExp | Array<string | RegExp>

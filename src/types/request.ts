@@ -6,20 +6,45 @@ import type { Application } from './application'
 import type { Response } from './response'
 import type { NextFunction } from './handlers'
 import type { IRoute } from './router'
+import type { Request as CoreRequest } from 'express-serve-static-core'
 
 /** A parsed query string (`req.query`), as the 'simple' or 'extended' parser produces it. */
 export interface ParsedQs {
   [key: string]: undefined | string | ParsedQs | (string | ParsedQs)[]
 }
 
-/** One byte range of `req.range()`. */
+/** One byte range of `req.range()`: first and last byte, both inclusive. */
 export interface Range {
   start: number
   end: number
 }
 
+/** Same as {@link Range}, under the name `@types/express` uses. */
+export interface ByteRange extends Range {}
+
 /** The result of `req.range(size)`: the ranges and their unit. */
 export type Ranges = Range[] & { type: string }
+
+/** Same as {@link Ranges}, under the name `@types/express` uses. */
+export interface RequestRanges extends Array<Range> {
+  /** The range unit, normally 'bytes'. */
+  type: string
+}
+
+/** The parsed query string type, under the name `@types/express` uses. */
+export type Query = ParsedQs
+
+/** A media type from an `Accept`-style header, with its quality. */
+export interface MediaType {
+  /** The full value, e.g. 'text/html'. */
+  value: string
+  /** The `q` weight, 0 to 1. */
+  quality: number
+  /** The type part, e.g. 'text'. */
+  type: string
+  /** The subtype part, e.g. 'html'. */
+  subtype: string
+}
 
 /** Options of `req.range(size, options)`. */
 export interface RangeOptions {
@@ -28,15 +53,11 @@ export interface RangeOptions {
 }
 
 /**
- * The request object handlers receive. Type parameters, as in `@types/express`:
- * route parameters, response body, request body, query and `res.locals`.
- *
- * @example
- * app.post('/users/:id', (req: Request<{ id: string }, unknown, { name: string }>, res) => {
- *   res.send(`${req.params.id}: ${req.body.name}`)
- * })
+ * Everything a request carries. The public {@link Request} extends it through the
+ * `express-serve-static-core` module (see `./express-serve-static-core.d.ts`), so
+ * augmentations of that module's `Request` reach switchyard's. Not exported from the package.
  */
-export interface Request<
+export interface RequestBase<
   P = ParamsDictionary,
   ResBody = any,
   ReqBody = DefaultBody,
@@ -79,27 +100,27 @@ export interface Request<
   is(...type: string[]): string | false | null
 
   /** 'http' or 'https' (from `X-Forwarded-Proto` when `trust proxy` allows). */
-  protocol: string
+  readonly protocol: string
   /** `req.protocol === 'https'`. */
-  secure: boolean
+  readonly secure: boolean
   /** The client address (the left-most trusted `X-Forwarded-For` entry when `trust proxy` allows). */
-  ip: string | undefined
+  readonly ip: string | undefined
   /** The trusted `X-Forwarded-For` addresses, client first. */
-  ips: string[]
+  readonly ips: string[]
   /** Subdomains of the host name, most specific first (`subdomain offset` parts removed). */
-  subdomains: string[]
+  readonly subdomains: string[]
   /** The path part of the URL. */
-  path: string
+  readonly path: string
   /** The `Host` header (or trusted `X-Forwarded-Host`), with its port. */
-  host: string
+  readonly host: string
   /** The host name without the port. */
-  hostname: string
+  readonly hostname: string
   /** True when the client's cache is still fresh (conditional GET/HEAD). */
-  fresh: boolean
+  readonly fresh: boolean
   /** `!req.fresh`. */
-  stale: boolean
+  readonly stale: boolean
   /** True when `X-Requested-With` is 'XMLHttpRequest'. */
-  xhr: boolean
+  readonly xhr: boolean
 
   /** The parsed body; `undefined` until a body parser sets it. `any` by default (see `StrictRequest`). */
   body: ReqBody
@@ -128,6 +149,23 @@ export interface Request<
   /** The current `next`. */
   next?: NextFunction
 }
+
+/**
+ * The request object handlers receive. Type parameters, as in `@types/express`:
+ * route parameters, response body, request body, query and `res.locals`.
+ *
+ * @example
+ * app.post('/users/:id', (req: Request<{ id: string }, unknown, { name: string }>, res) => {
+ *   res.send(`${req.params.id}: ${req.body.name}`)
+ * })
+ */
+export interface Request<
+  P = ParamsDictionary,
+  ResBody = any,
+  ReqBody = DefaultBody,
+  ReqQuery = ParsedQs,
+  LocalsObj extends Record<string, any> = Record<string, any>
+> extends CoreRequest<P, ResBody, ReqBody, ReqQuery, LocalsObj> {}
 
 /**
  * A `Request` whose body is `unknown` unless typed: the compiler then forces

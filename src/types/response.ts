@@ -5,6 +5,7 @@ import type { Request } from './request'
 import type { Errback } from './errors'
 import type { NextFunction } from './handlers'
 import type { DownloadOptions, SendFileOptions } from './static'
+import type { Locals, Response as CoreResponse } from 'express-serve-static-core'
 
 /** Options of `res.cookie(name, value, options)` and `res.clearCookie(name, options)`. */
 export interface CookieOptions {
@@ -44,13 +45,11 @@ export interface FormatHandlers {
 }
 
 /**
- * The response object handlers receive. `ResBody` types `res.send`/`res.json`,
- * `LocalsObj` types `res.locals`.
- *
- * @example
- * app.get('/me', (req, res: Response<{ name: string }>) => { res.json({ name: 'Ada' }) })
+ * Everything a response carries. The public {@link Response} extends it through the
+ * `express-serve-static-core` module, so augmentations of that module's `Response`
+ * reach switchyard's. Not exported from the package.
  */
-export interface Response<
+export interface ResponseBase<
   ResBody = any,
   LocalsObj extends Record<string, any> = Record<string, any>,
   StatusCode extends number = number
@@ -106,7 +105,7 @@ export interface Response<
   render(view: string, callback?: (err: Error, html: string) => void): void
   render(view: string, options?: object, callback?: (err: Error, html: string) => void): void
   /** Variables local to this request, visible to views. */
-  locals: LocalsObj & Express.Locals
+  locals: LocalsObj & Locals
   /** Charset used by `res.send` for strings. */
   charset: string
   /** Add a field to the `Vary` header. */
@@ -118,3 +117,16 @@ export interface Response<
   /** The request of this response. */
   req: Request
 }
+
+/**
+ * The response object handlers receive. `ResBody` types `res.send`/`res.json`,
+ * `LocalsObj` types `res.locals`.
+ *
+ * @example
+ * app.get('/me', (req, res: Response<{ name: string }>) => { res.json({ name: 'Ada' }) })
+ */
+export interface Response<
+  ResBody = any,
+  LocalsObj extends Record<string, any> = Record<string, any>,
+  StatusCode extends number = number
+> extends CoreResponse<ResBody, LocalsObj, StatusCode> {}

@@ -61,7 +61,7 @@ export interface IRouterMatcher<T, Method extends string = any, Merge extends bo
 }
 
 /** `use(...handlers)` without a path. */
-export interface IRouterHandler<T> {
+export interface IRouterUseHandler<T> {
   <P = ParamsDictionary, ResBody = any, ReqBody = DefaultBody, ReqQuery = ParsedQs, LocalsObj extends Record<string, any> = Record<string, any>>(
     ...handlers: Array<RequestHandler<P, ResBody, ReqBody, ReqQuery, LocalsObj>>
   ): T
@@ -79,6 +79,20 @@ export interface IRouteHandler<T, Path extends string = string, Merge extends bo
     ...handlers: Array<RequestHandlerParams<P, ResBody, ReqBody, ReqQuery, LocalsObj>>
   ): T
 }
+
+/**
+ * The handler list of a route method (`app.route(path).get(...handlers)`), as
+ * `@types/express` names it: `Route` is the route's path, its parameters type `req.params`.
+ */
+export interface IRouterHandler<T, Route extends string | RegExp = string>
+  extends IRouteHandler<T, Route extends string ? Route : string> {}
+
+/**
+ * `app.use`'s type, as `@types/express` names it: handlers with or without a path.
+ */
+export type ApplicationRequestHandler<T> = IRouterUseHandler<T> &
+  IRouterMatcher<T> &
+  ((...handlers: RequestHandlerParams[]) => T)
 
 /** One entry of a router's or route's stack. */
 export interface ILayer {
@@ -151,10 +165,12 @@ export interface IRoute<Path extends string = string, Merge extends boolean = fa
 
 /** The routing interface of routers and applications. */
 export interface IRouter<Merge extends boolean = false> {
+  /** A router is itself a middleware. */
+  (req: IncomingMessage, res: ServerResponse, next: NextFunction): void
   /** Register a callback run when a route parameter named `name` is matched. */
   param(name: string, handler: RequestParamHandler): this
   /** Mount middleware, routers or applications, optionally at a path. */
-  use: IRouterHandler<this> & IRouterMatcher<this, 'use', Merge>
+  use: IRouterUseHandler<this> & IRouterMatcher<this, 'use', Merge>
   /** Create a route at `path`; its handlers see the path's parameters. */
   route<Path extends string>(prefix: Path): IRoute<Path, Merge>
   route(prefix: PathArgument): IRoute<string, Merge>
@@ -202,9 +218,7 @@ export interface IRouter<Merge extends boolean = false> {
  * A router: a middleware with its own routing methods (`fw.Router()`).
  * A router made with `mergeParams: true` is a `Router<true>`: its `req.params` stay a dictionary.
  */
-export interface Router<Merge extends boolean = false> extends IRouter<Merge> {
-  (req: IncomingMessage, res: ServerResponse, next: NextFunction): void
-}
+export interface Router<Merge extends boolean = false> extends IRouter<Merge> {}
 
 /** `fw.Router`: callable with or without `new`. */
 export interface RouterConstructor {
@@ -212,6 +226,8 @@ export interface RouterConstructor {
   (options?: RouterOptions): Router
   new (options: RouterOptions & { mergeParams: true }): Router<true>
   new (options?: RouterOptions): Router
+  /** The route class, as router@2 exposes it (`req.route instanceof Router.Route`). */
+  Route: RouteConstructor
 }
 
 /** `fw.Route`: the route class (`new Route(path)`). */

@@ -3,9 +3,10 @@ import type { ServerResponse } from 'node:http'
 import type { Stats } from 'node:fs'
 import type { NextFunction } from './handlers'
 import type { IncomingMessage } from 'node:http'
+import type { Response } from './response'
 
-/** Options of `fw.static(root, options)`. */
-export interface ServeStaticOptions<R extends ServerResponse = ServerResponse> {
+/** Options of `fw.static(root, options)`; `setHeaders` receives the full response object. */
+export interface ServeStaticOptions<R extends ServerResponse = Response> {
   /** Honour `Range` requests and send `Accept-Ranges`. Default true. */
   acceptRanges?: boolean | undefined
   /** Send `Cache-Control`. Default true. */
@@ -28,7 +29,7 @@ export interface ServeStaticOptions<R extends ServerResponse = ServerResponse> {
   maxAge?: number | string | undefined
   /** Redirect directories to the path with a trailing '/'. Default true. */
   redirect?: boolean | undefined
-  /** Set custom headers on a file response (synchronously). */
+  /** Set custom headers on a file response (synchronously): `res.set(...)`, `res.vary(...)` work. */
   setHeaders?: ((res: R, path: string, stat: Stats) => any) | undefined
 }
 

@@ -173,7 +173,7 @@ describe('static and files', () => {
   test('SendFileOptions, Errback', () => {
     fw().get('/f', (_req, res) => {
       const opts: SendFileOptions = { root: '/srv', maxAge: 1000, headers: { 'X-A': '1' }, dotfiles: 'allow' }
-      const cb: Errback = (err) => expectTypeOf(err).toEqualTypeOf<Error>()
+      const cb: Errback = (err) => expectTypeOf(err).toEqualTypeOf<Error | undefined>()
       res.sendFile('a.txt', opts, cb)
       res.download('a.txt', 'b.txt', opts, cb)
     })
