@@ -8,7 +8,8 @@
  * app.listen(3000)
  */
 import { EventEmitter } from 'node:events'
-import { application } from './application'
+import http from 'node:http'
+import { application, appPrototype } from './application'
 import { request } from './request'
 import { response } from './response'
 import { Router as RouterImpl, Route as RouteImpl } from './router/index'
@@ -32,8 +33,9 @@ function createApplication(): any {
   }
   mixin(app, EventEmitter.prototype)
   mixin(app, application)
-  app.request = Object.create(request, { app: { configurable: true, enumerable: true, writable: true, value: app } })
-  app.response = Object.create(response, { app: { configurable: true, enumerable: true, writable: true, value: app } })
+  // like Object.create(request, { app }), and also the prototype of a class a server can construct requests with
+  app.request = appPrototype(http.IncomingMessage, request, app)
+  app.response = appPrototype(http.ServerResponse, response, app)
   app.init()
   return app
 }
