@@ -7,7 +7,7 @@ import listEndpoints from 'express-list-endpoints'
 import { describe, expect, it } from 'vitest'
 import fw from '../../src/index'
 import { listen, request, type RawRequest } from '../support/diff'
-import { both, reportErrors } from '../support/res-diff'
+import { both, bothWith, reportErrors } from '../support/res-diff'
 
 type Lib = any
 
@@ -140,18 +140,8 @@ describe('header values with bytes 0x80-0xFF', () => {
   ]
   for (const [name, build, req] of cases) {
     it(name, async () => {
-      const ours = fw()
-      const theirs = express()
-      build(ours)
-      build(theirs)
-      const a = await listen(ours as any)
-      const b = await listen(theirs as any)
-      try {
-        const [x, y] = await Promise.all([rawExchange(a.port, req?.method ?? 'GET'), rawExchange(b.port, req?.method ?? 'GET')])
-        expect(stripVarying(x)).toEqual(stripVarying(y))
-      } finally {
-        await Promise.all([a.close(), b.close()])
-      }
+      const r = await bothWith(build, (port) => rawExchange(port, req?.method ?? 'GET'))
+      expect(stripVarying(r.switchyard)).toEqual(stripVarying(r.express))
     })
   }
 })

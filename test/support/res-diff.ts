@@ -18,8 +18,8 @@ export function normalise(a: Answer): Answer {
 /** Builds routes on an app; called once with a switchyard app and once with an express app. */
 export type Build = (app: any) => void
 
-/** Send `req` to an express@5 app and a switchyard app built by `build`; return both answers. */
-export async function both(build: Build, req: RawRequest): Promise<{ express: Answer; switchyard: Answer }> {
+/** Serve an express@5 app and a switchyard app built by `build`, and ask both with `ask(port)`. */
+export async function bothWith<T>(build: Build, ask: (port: number) => Promise<T>): Promise<{ express: T; switchyard: T }> {
   const ours = fw()
   const theirs = express()
   build(ours)
@@ -27,11 +27,17 @@ export async function both(build: Build, req: RawRequest): Promise<{ express: An
   const a = await listen(ours as any)
   const b = await listen(theirs as any)
   try {
-    const [switchyard, oracle] = await Promise.all([request(a.port, req), request(b.port, req)])
-    return { express: normalise(oracle), switchyard: normalise(switchyard) }
+    const [switchyard, oracle] = await Promise.all([ask(a.port), ask(b.port)])
+    return { express: oracle, switchyard }
   } finally {
     await Promise.all([a.close(), b.close()])
   }
+}
+
+/** Send `req` to an express@5 app and a switchyard app built by `build`; return both answers. */
+export async function both(build: Build, req: RawRequest): Promise<{ express: Answer; switchyard: Answer }> {
+  const r = await bothWith(build, (port) => request(port, req))
+  return { express: normalise(r.express), switchyard: normalise(r.switchyard) }
 }
 
 /** An error handler that shows what reached it, identical in both apps. */
