@@ -5,6 +5,7 @@ import { useArguments } from './router/route'
 import { finalHandler } from './final-handler'
 import { View, type Engine } from './view'
 import { compileETag, compileQueryParser, compileTrust } from './utils/compile'
+import { setHttp2Prototypes } from './http2'
 
 /** Marks that `trust proxy` still has its default value (then a mounted app inherits its parent's). */
 const trustProxyDefault = Symbol('trust proxy default')
@@ -79,10 +80,13 @@ application.handle = function handle(this: any, req: any, res: any, callback?: N
   // Swapping prototypes costs more than the rest of the dispatch together
   // (see docs/design.md): skip it when the objects were built with the right ones.
   if (Object.getPrototypeOf(req) !== request) {
-    Object.setPrototypeOf(req, request)
-    if (!callback) adoptServer(this, req)
-  }
-  if (Object.getPrototypeOf(res) !== response) Object.setPrototypeOf(res, response)
+    // HTTP/2 compatibility objects get HTTP/2 variants of the prototypes (src/http2.ts)
+    if (req.httpVersionMajor !== 2 || !setHttp2Prototypes(this, req, res)) {
+      Object.setPrototypeOf(req, request)
+      if (!callback) adoptServer(this, req)
+      if (Object.getPrototypeOf(res) !== response) Object.setPrototypeOf(res, response)
+    }
+  } else if (Object.getPrototypeOf(res) !== response) Object.setPrototypeOf(res, response)
   if (!res.locals) res.locals = Object.create(null)
   // without a callback the router ends in the app's final handler (made once per app)
   const final = callback ? undefined : (this[kFinal] ??= finalFor(this))
@@ -191,8 +195,10 @@ application.use = function use(this: any, ...args: unknown[]) {
     router.use(path, function mounted_app(req: any, res: any, next: Next) {
       const orig = req.app
       fn.handle(req, res, (err?: any) => {
-        Object.setPrototypeOf(req, orig.request)
-        Object.setPrototypeOf(res, orig.response)
+        if (req.httpVersionMajor !== 2 || !setHttp2Prototypes(orig, req, res)) {
+          Object.setPrototypeOf(req, orig.request)
+          Object.setPrototypeOf(res, orig.response)
+        }
         next(err)
       })
     })

@@ -12,6 +12,7 @@ import parseRange from 'range-parser'
 import parseurl from 'parseurl'
 import proxyaddr from 'proxy-addr'
 import typeis from 'type-is'
+import { http2HasBody } from './http2'
 
 /** A compiled `trust proxy` setting: is the address at hop `i` trusted? */
 export type TrustFn = (addr: string, i: number) => boolean
@@ -138,7 +139,10 @@ request.acceptsLanguages = function acceptsLanguages(this: RequestPrototype, ...
  */
 request.is = function is(this: RequestPrototype, ...types: any[]): any {
   const list = Array.isArray(types[0]) ? types[0] : types
-  return typeis(this, list)
+  const result = typeis(this, list)
+  // an HTTP/2 body needs no Content-Length nor Transfer-Encoding
+  if (result === null && http2HasBody(this)) return typeis.is(this.headers['content-type'] as string, list)
+  return result
 } as RequestPrototype['is']
 
 /**
@@ -239,7 +243,8 @@ defineGetter('host', function host() {
   let value = single(this.headers['x-forwarded-host'])
   if (!value || !peerTrusted(this)) value = single(this.headers.host)
   else if (value.indexOf(',') !== -1) value = firstEntry(value, false)
-  return value || undefined
+  // HTTP/2 clients send the :authority pseudo-header instead of Host
+  return value || single(this.headers[':authority']) || undefined
 })
 
 defineGetter('hostname', function hostname() {

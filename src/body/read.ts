@@ -10,6 +10,7 @@ import onFinished from 'on-finished'
 import typeis from 'type-is'
 import { parseFailed, readFailed, unsupportedCharset, unsupportedEncoding, verifyFailed, type BodyError } from './errors'
 import type { Matcher, VerifyFunction } from './options'
+import { http2HasBody } from '../http2'
 
 /** The continuation a parser middleware receives. */
 export type Next = (err?: unknown) => void
@@ -70,7 +71,8 @@ function charsetExists(charset: string): boolean {
 export function read(req: BodyRequest, res: ServerResponse, next: Next, reader: Reader): void {
   if (onFinished.isFinished(req)) { next(); return }
   if (!('body' in req)) req.body = undefined
-  if (!typeis.hasBody(req) || !reader.matches(req)) { next(); return }
+  // an HTTP/2 body needs no Content-Length nor Transfer-Encoding
+  if ((!typeis.hasBody(req) && !http2HasBody(req)) || !reader.matches(req)) { next(); return }
 
   const charset = reader.charset(req)
   if (charset !== null && typeof charset !== 'string') { next(charset); return }
