@@ -3,6 +3,7 @@ import encodeUrl from 'encodeurl'
 import onFinished from 'on-finished'
 import parseUrl from 'parseurl'
 import statuses from 'statuses'
+import { resetHttp2Stream } from './http2'
 
 /** Options of the default final handler. */
 export interface FinalOptions {
@@ -89,7 +90,10 @@ export function finalHandler(req: any, res: any, err: any, options: FinalOptions
   }
   if (err && options.onerror) setImmediate(options.onerror, err, req, res)
   if (headersSent(res)) {
-    req.socket?.destroy()
+    // the client must see that the response is cut short: over HTTP/2 that is
+    // a reset of this stream (the connection serves others)
+    if (req.httpVersionMajor === 2) resetHttp2Stream(req)
+    else req.socket?.destroy()
     return
   }
   if (onFinished.isFinished(req)) {

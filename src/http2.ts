@@ -24,7 +24,7 @@
 // and the variant is rebuilt. Only public Node API is used: the two classes
 // exported by `node:http2`, and `stream.endAfterHeaders`.
 import http from 'node:http'
-import { Http2ServerRequest, Http2ServerResponse } from 'node:http2'
+import { Http2ServerRequest, Http2ServerResponse, constants } from 'node:http2'
 
 /** An HTTP/2 prototype built for one app-side prototype, and what it was built from. */
 interface Variant {
@@ -142,4 +142,19 @@ export function http2HasBody(req: { httpVersionMajor?: number; stream?: unknown 
   if (req.httpVersionMajor !== 2) return false
   const stream = req.stream as { endAfterHeaders?: boolean } | undefined
   return stream != null && stream.endAfterHeaders === false
+}
+
+/**
+ * Cut an HTTP/2 response short, so that the client sees it incomplete: reset
+ * the request's stream with INTERNAL_ERROR (HTTP/1.1 destroys the socket
+ * instead; over HTTP/2 the socket carries other streams). For a request that
+ * is not an HTTP/2 one, destroy its socket.
+ */
+export function resetHttp2Stream(req: { stream?: unknown; socket?: { destroy(): void } | null }): void {
+  const stream = req.stream as { close?: (code: number) => void; destroyed?: boolean } | undefined
+  if (stream != null && typeof stream.close === 'function') {
+    if (!stream.destroyed) stream.close(constants.NGHTTP2_INTERNAL_ERROR)
+    return
+  }
+  req.socket?.destroy()
 }
