@@ -1,145 +1,136 @@
 // HTTP/2 through Node's compatibility API (`http2.createSecureServer(app)`,
 // `http2.createServer(app)`, `allowHTTP1`).
 //
-// Over HTTP/1.1 every `req` gets `app.request` as its prototype, and that
-// chain ends in `http.IncomingMessage.prototype`. An `Http2ServerRequest`
-// cannot take that chain: its own behaviour (headers, url, method, socket,
-// reading the body) lives on `Http2ServerRequest.prototype`, and the
-// IncomingMessage methods would run against state it does not have. The same
-// holds for `Http2ServerResponse` and `http.ServerResponse.prototype`.
+// Over HTTP/1.1 every `req` gets `app.request` as its prototype, a chain that
+// ends in `http.IncomingMessage.prototype` -> `stream.Readable.prototype`. An
+// `Http2ServerRequest` is also a Readable, but its own behaviour (headers,
+// url, method, socket, reading the body) lives on
+// `Http2ServerRequest.prototype`; given `app.request` alone it would run
+// IncomingMessage's methods against state it does not have (Express 5 and
+// Switchyard used to crash exactly there). The same holds for
+// `Http2ServerResponse`, `http.ServerResponse.prototype` and
+// `http.OutgoingMessage.prototype` above their common `Stream.prototype`.
 //
-// So for each `app.request` (and `app.response`) this module builds, on first
-// use, an HTTP/2 variant: an object whose prototype is
-// `Http2ServerRequest.prototype` and which carries one forwarding accessor for
-// every property of the app's chain above `IncomingMessage.prototype`
-// (app.request, a parent app's request for a mounted app, fw.request). A
-// forwarder reads the property from the object that owns it, with the request
-// as receiver, so a getter runs against the request and a replaced method is
-// seen at once; assigning through a forwarder does what assigning on HTTP/1.1
-// does (an own property on the request, or the owner's setter).
+// So an HTTP/2 request gets one more link at the front of the app's own chain:
 //
-// A property added to or removed from any object of the chain after the
-// variant was built (`app.request.isAdmin = ...` at any time), or a change of
-// the chain itself (mounting), is noticed by `fresh()` on the next request,
-// and the variant is rebuilt. Only public Node API is used: the two classes
-// exported by `node:http2`, and `stream.endAfterHeaders`.
+//   req -> layer -> app.request -> (parent app's request) -> fw.request
+//       -> IncomingMessage.prototype -> Readable.prototype -> ...
+//
+// The layer (one per `app.request`, built on first use) carries, as own
+// properties, every member in which the two classes differ: the members of
+// `Http2ServerRequest.prototype` (copied), and each member of
+// `IncomingMessage.prototype` resolved as an Http2ServerRequest resolves it
+// (`_destroy` -> Readable's, `_addHeaderLines` -> undefined). Everything else
+// is the app's live chain, exactly as over HTTP/1.1: an extension added to
+// `app.request` or `fw.request` at any time, a replaced method, a removed one,
+// a mounted app's re-parented prototype, all show at once and cost nothing
+// per request. A member the app chain itself defines over one of Node's (an
+// `app.response.setHeader` override) is left out of the layer, so the app's
+// wins; one added after the layer was built is not seen over HTTP/2.
+//
+// Only public Node API is used: the two classes exported by `node:http2`,
+// `stream.endAfterHeaders` and `stream.close(code)`.
 import http from 'node:http'
 import { Http2ServerRequest, Http2ServerResponse, constants } from 'node:http2'
 
-/** An HTTP/2 prototype built for one app-side prototype, and what it was built from. */
-interface Variant {
-  /** The prototype handed to HTTP/2 requests (or responses). */
-  proto: object
-  /** The app-side chain it mirrors, nearest first. */
-  chain: object[]
-  /** Number of own keys of each object of `chain` when the variant was built. */
-  sizes: number[]
+/** How an HTTP/1.1 base prototype differs from its HTTP/2 counterpart. */
+interface Difference {
+  /** The HTTP/1.1 prototype the app chain ends in (IncomingMessage / ServerResponse). */
+  h1: object
+  /** Every member in which the two chains differ, as the HTTP/2 class resolves it. */
+  members: Map<PropertyKey, PropertyDescriptor>
 }
+
+/** The prototypes of `proto`'s chain, nearest first, up to (not including) `stop`. */
+function protosOf(proto: object, stop: object | null): object[] {
+  const list: object[] = []
+  for (let o: object | null = proto; o !== null && o !== stop; o = Object.getPrototypeOf(o)) list.push(o)
+  return list
+}
+
+/** Find the descriptor of `key` along `proto`'s chain. */
+function resolve(proto: object, key: PropertyKey): PropertyDescriptor | undefined {
+  for (let o: object | null = proto; o !== null; o = Object.getPrototypeOf(o)) {
+    const desc = Reflect.getOwnPropertyDescriptor(o, key)
+    if (desc !== undefined) return desc
+  }
+  return undefined
+}
+
+function difference(h1: object, h2: object, shims: PropertyDescriptorMap): Difference {
+  const h2Chain = protosOf(h2, null)
+  // the HTTP/1.1 prototypes above the first one both chains share
+  const h1Only = protosOf(h1, null).filter((o) => !h2Chain.includes(o))
+  const shared = protosOf(h1, null).find((o) => h2Chain.includes(o)) ?? null
+  const h2Only = protosOf(h2, shared)
+  const members = new Map<PropertyKey, PropertyDescriptor>()
+  for (const o of [...h2Only, ...h1Only]) {
+    for (const key of Reflect.ownKeys(o)) {
+      if (members.has(key)) continue
+      const desc = resolve(h2, key) ?? shims[key as string] ??
+        { configurable: true, enumerable: false, writable: true, value: undefined }
+      members.set(key, desc)
+    }
+  }
+  return { h1, members }
+}
+
+const requestDifference = difference(http.IncomingMessage.prototype, Http2ServerRequest.prototype, {})
+const responseDifference = difference(http.ServerResponse.prototype, Http2ServerResponse.prototype, {
+  // express-session and others call res._implicitHeader() before writing
+  _implicitHeader: {
+    configurable: true,
+    enumerable: false,
+    writable: true,
+    value: function _implicitHeader(this: Http2ServerResponse): void {
+      this.writeHead(this.statusCode)
+    }
+  }
+})
 
 /** Keyed by the app-side prototype (`app.request`, `app.response`). */
-const variants = new WeakMap<object, Variant>()
+const layers = new WeakMap<object, object>()
 
-/** The app-side chain of `source`: every object from it up to (not including) `stop`. */
-function chainOf(source: object, stop: object): object[] {
-  const chain: object[] = []
-  for (let o: object | null = source; o !== null && o !== stop && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
-    chain.push(o)
+/** The HTTP/2 layer over `source` (app.request or app.response). */
+function layerOf(source: object, diff: Difference): object {
+  let layer = layers.get(source)
+  if (layer === undefined) {
+    // members the app chain defines itself (above Node's prototype) win, as over HTTP/1.1
+    const appChain = protosOf(source, diff.h1)
+    const descriptors: PropertyDescriptorMap = {}
+    for (const [key, desc] of diff.members) {
+      if (!appChain.some((o) => Object.prototype.hasOwnProperty.call(o, key))) descriptors[key as string] = desc
+    }
+    layer = Object.create(source, descriptors) as object
+    layers.set(source, layer)
   }
-  return chain
+  return layer
 }
 
 /**
- * The number of own keys of `o`. Two calls instead of `Reflect.ownKeys`: on
- * the prototypes (fast-mode objects) this is about 100 ns, where
- * `Reflect.ownKeys` takes several times longer.
- */
-function ownKeyCount(o: object): number {
-  return Object.getOwnPropertyNames(o).length + Object.getOwnPropertySymbols(o).length
-}
-
-/** Is the variant still a faithful mirror of `source`'s chain? */
-function fresh(variant: Variant, source: object, stop: object): boolean {
-  const { chain, sizes } = variant
-  let i = 0
-  for (let o: object | null = source; o !== null && o !== stop && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
-    if (i === chain.length || chain[i] !== o || ownKeyCount(o) !== sizes[i]) return false
-    i++
-  }
-  return i === chain.length
-}
-
-/** An accessor that reads `key` from `owner` with the HTTP/2 object as receiver. */
-function forwarder(owner: object, key: PropertyKey, desc: PropertyDescriptor): PropertyDescriptor {
-  const get = function (this: object): unknown {
-    return Reflect.get(owner, key, this)
-  }
-  // same assignability as the original: writable data or an accessor with a setter
-  const assignable = 'value' in desc ? desc.writable === true : desc.set !== undefined
-  const set = assignable
-    ? function (this: object, value: unknown): void {
-      Reflect.set(owner, key, value, this)
-    }
-    : undefined
-  return { configurable: true, enumerable: desc.enumerable === true, get, set }
-}
-
-function build(source: object, stop: object, base: object): Variant {
-  const chain = chainOf(source, stop)
-  const proto = Object.create(base, shims.get(base) ?? {})
-  const sizes: number[] = []
-  const seen = new Set<PropertyKey>()
-  for (const owner of chain) {
-    const keys = Reflect.ownKeys(owner)
-    sizes.push(keys.length)
-    for (const key of keys) {
-      if (seen.has(key)) continue // a nearer object of the chain has it
-      seen.add(key)
-      Object.defineProperty(proto, key, forwarder(owner, key, Reflect.getOwnPropertyDescriptor(owner, key)!))
-    }
-  }
-  return { proto, chain, sizes }
-}
-
-function variantOf(source: object, stop: object, base: object): object {
-  let variant = variants.get(source)
-  if (variant === undefined || !fresh(variant, source, stop)) {
-    variant = build(source, stop, base)
-    variants.set(source, variant)
-  }
-  return variant.proto
-}
-
-/**
- * Members of `http.ServerResponse` that popular middleware calls and
- * `Http2ServerResponse` lacks, defined (non-enumerable) on every HTTP/2
- * response variant, below the app's own properties.
- */
-const shims = new Map<object, PropertyDescriptorMap>([
-  [Http2ServerResponse.prototype, {
-    // express-session and others call res._implicitHeader() before writing
-    _implicitHeader: {
-      configurable: true,
-      writable: true,
-      value: function _implicitHeader(this: Http2ServerResponse): void {
-        this.writeHead(this.statusCode)
-      }
-    }
-  }]
-])
-
-/**
- * If `req`/`res` are HTTP/2 compatibility objects, give them the HTTP/2
- * variants of `app.request` / `app.response` and return true; otherwise
- * (HTTP/1.1, or objects of another kind) change nothing and return false.
- * Called by app.handle only when `req.httpVersionMajor === 2`.
+ * If `req`/`res` are HTTP/2 compatibility objects, put the HTTP/2 layers of
+ * `app.request` / `app.response` in front of the app's prototypes and return
+ * true; otherwise (HTTP/1.1, or objects of another kind) change nothing and
+ * return false. Called by app.handle only when `req.httpVersionMajor === 2`.
  */
 export function setHttp2Prototypes(app: { request: object; response: object }, req: object, res: object): boolean {
-  if (!(req instanceof Http2ServerRequest) || !(res instanceof Http2ServerResponse)) return false
-  const request = variantOf(app.request, http.IncomingMessage.prototype, Http2ServerRequest.prototype)
+  if (!(req instanceof Http2ServerRequest) && !isLayered(req)) return false
+  if (!(res instanceof Http2ServerResponse) && !isLayered(res)) return false
+  const request = layerOf(app.request, requestDifference)
   if (Object.getPrototypeOf(req) !== request) Object.setPrototypeOf(req, request)
-  const response = variantOf(app.response, http.ServerResponse.prototype, Http2ServerResponse.prototype)
+  const response = layerOf(app.response, responseDifference)
   if (Object.getPrototypeOf(res) !== response) Object.setPrototypeOf(res, response)
   return true
+}
+
+/**
+ * Does `obj` already have one of the layers as its prototype? (An HTTP/2
+ * request is no longer an `instanceof Http2ServerRequest` once layered: a
+ * mounted app, or the parent app it hands back to, sees it like this.)
+ */
+function isLayered(obj: object): boolean {
+  const proto = Object.getPrototypeOf(obj)
+  return proto !== null && layers.get(Object.getPrototypeOf(proto)) === proto
 }
 
 /**

@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import http from 'node:http'
 import http2 from 'node:http2'
+import { EventEmitter } from 'node:events'
+import Stream, { Readable } from 'node:stream'
 import { join } from 'node:path'
 import { deflateSync, gzipSync } from 'node:zlib'
 import fw from '../src/index'
@@ -253,8 +255,11 @@ describe('HTTP/2 request and response objects', () => {
     app.get('/objects', (req: any, res: any) => {
       seen = { req, res }
       res.json({
-        reqH2: req instanceof http2.Http2ServerRequest,
-        resH2: res instanceof http2.Http2ServerResponse,
+        reqH2: req.constructor === http2.Http2ServerRequest && req.httpVersionMajor === 2 && req.stream instanceof EventEmitter,
+        resH2: res.constructor === http2.Http2ServerResponse && res.stream === req.stream,
+        chain: app.request.isPrototypeOf(req) && fw.request.isPrototypeOf(req) && app.response.isPrototypeOf(res),
+        // HTTP/1.1-only members are not reachable; Readable's and Stream's are
+        http1Only: [typeof req._addHeaderLines, typeof res._writeRaw, typeof res._implicitHeader, req._destroy === Readable.prototype._destroy, res.pipe === Stream.prototype.pipe].join(),
         later: req.later ?? null,
         base: req.fromBase ?? null,
         resLater: typeof res.later === 'function' ? res.later() : null,
@@ -271,8 +276,8 @@ describe('HTTP/2 request and response objects', () => {
 
   const objects = async () => JSON.parse((await pair.h2({ path: '/objects', headers: { 'x-a': 'A' } })).body.toString())
 
-  it('are Http2ServerRequest / Http2ServerResponse instances with the app linked', async () => {
-    expect(await objects()).toEqual({ reqH2: true, resH2: true, later: null, base: null, resLater: null, get: 'A', authority: true })
+  it('are Http2ServerRequest / Http2ServerResponse objects on the app chain, with the app linked', async () => {
+    expect(await objects()).toEqual({ reqH2: true, resH2: true, chain: true, http1Only: 'undefined,undefined,function,true,true', later: null, base: null, resLater: null, get: 'A', authority: true })
     expect(seen.req.app).toBe(app)
     expect(seen.res.app).toBe(app)
     expect(seen.req.res).toBe(seen.res)
