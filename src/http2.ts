@@ -76,6 +76,51 @@ function difference(h1: object, h2: object, shims: PropertyDescriptorMap): Diffe
 }
 
 const requestDifference = difference(http.IncomingMessage.prototype, Http2ServerRequest.prototype, {})
+/**
+ * Headers HTTP/2 forbids (RFC 9113 8.2.2). Node's compatibility layer drops
+ * `Connection` with a warning but throws on the others when the response is
+ * written (which kills the process when it happens in a callback); the
+ * response layer drops them all, so an app that sets them answers as over
+ * HTTP/1.1 minus those headers.
+ */
+const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'http2-settings'])
+
+function forbidden(name: unknown, value: unknown): boolean {
+  if (typeof name !== 'string') return false
+  const key = name.toLowerCase()
+  return CONNECTION_SPECIFIC.has(key) || (key === 'te' && value !== 'trailers')
+}
+
+const h2res = Http2ServerResponse.prototype as any
+
+/** `res.setHeader` / `res.appendHeader` over HTTP/2: connection-specific headers are dropped. */
+function headerSetter(original: (this: any, name: string, value: unknown) => any) {
+  return function (this: any, name: string, value: unknown): any {
+    if (forbidden(name, value)) return this
+    return original.call(this, name, value)
+  }
+}
+
+function writeHead(this: any, status: number, message?: unknown, headers?: unknown): any {
+  let fields = headers
+  let text = message
+  if (fields === undefined && typeof message === 'object') {
+    fields = message
+    text = undefined
+  }
+  if (fields != null && typeof fields === 'object' && !Array.isArray(fields)) {
+    const kept: Record<string, unknown> = {}
+    for (const name of Object.keys(fields)) {
+      const value = (fields as Record<string, unknown>)[name]
+      if (!forbidden(name, value)) kept[name] = value
+    }
+    fields = kept
+  }
+  return text === undefined ? h2res.writeHead.call(this, status, fields) : h2res.writeHead.call(this, status, text, fields)
+}
+
+const method = (value: unknown): PropertyDescriptor => ({ configurable: true, enumerable: false, writable: true, value })
+
 const responseDifference = difference(http.ServerResponse.prototype, Http2ServerResponse.prototype, {
   // express-session and others call res._implicitHeader() before writing
   _implicitHeader: {
@@ -87,6 +132,9 @@ const responseDifference = difference(http.ServerResponse.prototype, Http2Server
     }
   }
 })
+responseDifference.members.set('setHeader', method(headerSetter(h2res.setHeader)))
+if (typeof h2res.appendHeader === 'function') responseDifference.members.set('appendHeader', method(headerSetter(h2res.appendHeader)))
+responseDifference.members.set('writeHead', method(writeHead))
 
 /** Keyed by the app-side prototype (`app.request`, `app.response`). */
 const layers = new WeakMap<object, object>()

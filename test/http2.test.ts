@@ -76,6 +76,18 @@ function build() {
     res.type('txt').send('headers')
   })
   app.get('/send/format', (req: any, res: any) => res.format({ text: () => res.send('text'), json: () => res.json('json') }))
+  app.get('/send/forbidden', (req: any, res: any) => {
+    res.set({ Connection: 'close', 'Keep-Alive': 'timeout=5', 'Proxy-Connection': 'x', Upgrade: 'h2c', TE: 'gzip', 'X-Kept': 'yes' })
+    res.append('Keep-Alive', 'max=2')
+    res.send('forbidden headers dropped')
+  })
+  app.get('/send/forbidden-writehead', (req: any, res: any) => {
+    res.writeHead(200, { 'Transfer-Encoding': 'chunked', 'Content-Type': 'text/plain', 'X-Kept': 'yes' })
+    res.end('streamed')
+  })
+  app.get('/send/forbidden-error', (req: any, res: any, next: any) => {
+    next(Object.assign(new Error('with headers'), { status: 503, headers: { 'Keep-Alive': 'timeout=1', 'Retry-After': '5' } }))
+  })
   app.get('/redirect', (req: any, res: any) => res.redirect('/target?a=1'))
   app.get('/redirect/301', (req: any, res: any) => res.redirect(301, 'https://example.com/<x>'))
   app.get('/cookie', (req: any, res: any) => {
@@ -121,6 +133,9 @@ const matrix: Array<[string, Req]> = [
   ['204 strips the body', { path: '/send/204' }],
   ['app.response extension', { path: '/send/shout' }],
   ['set/append/vary/links/type', { path: '/send/headers' }],
+  ['connection-specific headers set by the app', { path: '/send/forbidden' }],
+  ['connection-specific headers in writeHead', { path: '/send/forbidden-writehead' }],
+  ['connection-specific headers of an error', { path: '/send/forbidden-error' }],
   ['format: text', { path: '/send/format', headers: { accept: 'text/plain' } }],
   ['format: 406', { path: '/send/format', headers: { accept: 'image/png' } }],
   ['redirect (html)', { path: '/redirect', headers: { accept: 'text/html' } }],

@@ -147,7 +147,7 @@ export function h1request(secure: boolean, port: number, r: Req): Promise<Answer
 }
 
 /** Headers HTTP/2 forbids (RFC 9113 8.2.2), plus Date, which moves with the clock. */
-export const NOT_COMPARED = ['connection', 'keep-alive', 'transfer-encoding', 'date']
+export const NOT_COMPARED = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'date']
 
 /**
  * An answer with the headers that may differ between HTTP/1.1 and HTTP/2
