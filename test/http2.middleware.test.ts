@@ -2,7 +2,7 @@
 // sent over HTTP/1.1 and over HTTP/2 to the same app (on
 // http2.createSecureServer({ allowHTTP1: true })) and the answers compared.
 // docs/http2.md reports the results.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { Writable } from 'node:stream'
 import { gunzipSync } from 'node:zlib'
 import cors from 'cors'
@@ -91,8 +91,15 @@ const matrix: Array<[string, Req]> = [
 
 describe('popular middleware over HTTP/2', () => {
   let pair: Pair
-  beforeAll(async () => { pair = await serve(build(), 'secure+http1') })
-  afterAll(async () => { await pair.close() })
+  let quiet: { mockRestore(): void }
+  beforeAll(async () => {
+    quiet = vi.spyOn(console, 'error').mockImplementation(() => {})
+    pair = await serve(build(), 'secure+http1')
+  })
+  afterAll(async () => {
+    quiet.mockRestore()
+    await pair.close()
+  })
 
   it.each(matrix)('%s: same answer as HTTP/1.1', async (_name, req) => {
     const one = await pair.h1(req)

@@ -3,7 +3,7 @@
 // and http2.createServer() (h2c), answers every request of one matrix over
 // HTTP/2 exactly as it answers it over HTTP/1.1 (status, headers except those
 // HTTP/2 forbids, body).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import http from 'node:http'
 import http2 from 'node:http2'
 import { EventEmitter } from 'node:events'
@@ -191,8 +191,16 @@ const matrix: Array<[string, Req]> = [
 
 describe.each(KINDS)('HTTP/2 on %s', (kind) => {
   let pair: Pair
-  beforeAll(async () => { pair = await serve(build(), kind) })
-  afterAll(async () => { await pair.close() })
+  // the app runs in production mode, which logs every error it answers
+  let quiet: { mockRestore(): void }
+  beforeAll(async () => {
+    quiet = vi.spyOn(console, 'error').mockImplementation(() => {})
+    pair = await serve(build(), kind)
+  })
+  afterAll(async () => {
+    quiet.mockRestore()
+    await pair.close()
+  })
 
   it.each(matrix)('%s: same answer as HTTP/1.1', async (_name, req) => {
     const one = await pair.h1(req)
