@@ -80,7 +80,7 @@ application.handle = function handle(this: any, req: any, res: any, callback?: N
   // Swapping prototypes costs more than the rest of the dispatch together
   // (see docs/design.md): skip it when the objects were built with the right ones.
   if (Object.getPrototypeOf(req) !== request) {
-    // HTTP/2 compatibility objects get HTTP/2 variants of the prototypes (src/http2.ts)
+    // HTTP/2 compatibility objects get an HTTP/2 layer in front of the prototypes (src/http2.ts)
     if (req.httpVersionMajor !== 2 || !setHttp2Prototypes(this, req, res)) {
       Object.setPrototypeOf(req, request)
       if (!callback) adoptServer(this, req)
