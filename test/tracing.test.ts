@@ -186,3 +186,33 @@ describe('without subscribers', () => {
     expect(leftover).toBeUndefined()
   })
 })
+
+describe('over HTTP/2', () => {
+  it('publishes the same layer events and route as over HTTP/1.1', async () => {
+    const { serve } = await import('./support/http2')
+    const build = () => {
+      const app = fw()
+      const api = fw.Router()
+      api.get('/items/:id', function item(req, res) { res.send(req.params.id) })
+      app.use('/api/:v', api)
+      return app
+    }
+    const routes: string[] = []
+    const onRoute = (m: any) => routes.push(`${m.req.httpVersionMajor} ${m.fullRoute}`)
+    dc.subscribe('switchyard.route', onRoute)
+    const pair = await serve(build(), 'h2c')
+    try {
+      const events = record()
+      const a = await pair.h1({ path: '/api/1/items/5' })
+      const h1Events = short(events.splice(0))
+      const b = await pair.h2({ path: '/api/1/items/5' })
+      expect(b.body.toString()).toBe(a.body.toString())
+      expect(short(events)).toEqual(h1Events)
+      expect(h1Events).toContain('start item')
+      expect(routes).toEqual(['1 /api/:v/items/:id', '2 /api/:v/items/:id'])
+    } finally {
+      dc.unsubscribe('switchyard.route', onRoute)
+      await pair.close()
+    }
+  })
+})
