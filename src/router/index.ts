@@ -2,7 +2,7 @@ import parseUrl from 'parseurl'
 import { Layer, firstSegment, kEnd, kLiterals, kSegments, kSensitive, kStrict, type Handler, type MatchResult } from './layer'
 import { Route, useArguments } from './route'
 import { methods } from './methods'
-import { joinPattern, kMountRoute, layerActive, patternText, routeChannel } from './tracing'
+import { anyTracing, joinPattern, kMountRoute, patternText, refreshTracing } from './tracing'
 
 export { Route }
 
@@ -38,12 +38,22 @@ interface StackIndex {
   strict: boolean
 }
 
-/** The stack array itself; `router.stack` is a Proxy over it that counts edits. */
-const kStack = Symbol('switchyard.router.stack')
-/** Bumped by every edit made to the stack (through `router.stack` or by the router). */
-const kVersion = Symbol('switchyard.router.version')
-/** The static-route index, valid while its version is the router's. */
-const kIndex = Symbol('switchyard.router.index')
+/**
+ * A router's internals, in one object behind one hidden property (a router is
+ * a function: every extra property it carries slows the loads the dispatch
+ * makes from it).
+ */
+interface RouterState {
+  /** the stack array itself; `router.stack` is `view`, a Proxy over it that counts edits */
+  stack: Layer[]
+  view: Layer[]
+  /** bumped by every edit of the stack (through the Proxy, by the router, or a new array) */
+  version: number
+  /** the index, valid while its version is `version` */
+  index: StackIndex | undefined
+}
+
+const kState = Symbol('switchyard.router.state')
 
 /**
  * A router: an ordered stack of middleware and routes, callable as middleware.
@@ -61,11 +71,7 @@ export interface Router {
   params: Record<string, ParamCallback[]>
   stack: Layer[]
   /** @internal */
-  [kStack]: Layer[]
-  /** @internal */
-  [kVersion]: number
-  /** @internal */
-  [kIndex]: StackIndex | undefined
+  [kState]: RouterState
   handle(req: any, res: any, callback: Next): void
   use(...args: unknown[]): this
   route(path: unknown): Route
@@ -86,11 +92,9 @@ export const Router = function Router(this: unknown, options?: RouterOptions): R
   router.mergeParams = opts.mergeParams
   router.params = {}
   router.strict = opts.strict
-  hide(router, kVersion, 0)
-  hide(router, kIndex, undefined)
-  hide(router, kStack, [])
-  hide(router, kStackView, undefined)
-  Object.defineProperty(router, 'stack', { configurable: true, enumerable: true, get: stackView, set: replaceStack })
+  const state = newState([])
+  router.stack = state.view
+  hide(router, kState, state)
   return router
 } as unknown as { new (options?: RouterOptions): Router; (options?: RouterOptions): Router; prototype: any; Route: typeof Route }
 
@@ -100,48 +104,51 @@ function hide(target: object, key: symbol, value: unknown): void {
 
 // ---- the stack as tools see it ---------------------------------------------
 // Tools and apps read and edit `router.stack` (route listers, APM agents, apps
-// that move a layer). The router dispatches from the array itself and keeps a
-// static-route index of it; `router.stack` hands out a Proxy over that array
-// whose every write (index assignment, push, splice, sort, length) bumps the
-// router's version, so the index is rebuilt before the next request. The hot
-// path never goes through the Proxy.
+// that move a layer). The router dispatches from the array itself and keeps an
+// index of it; `router.stack` is a Proxy over that array whose every write
+// (index assignment, push, splice, sort, length) bumps the version, so the
+// index is rebuilt before the next request. A new array assigned to
+// `router.stack` is noticed when the next request enters (an identity check).
+// The hot path never goes through the Proxy.
 
-const kStackView = Symbol('switchyard.router.stackView')
-
-function stackView(this: Router): Layer[] {
-  const self = this as Router & { [kStackView]: Layer[] | undefined }
-  let view = self[kStackView]
-  if (view === undefined) {
-    const router = this
-    view = new Proxy(this[kStack], {
-      set(target, key, value) {
-        router[kVersion]++
-        return Reflect.set(target, key, value)
-      },
-      deleteProperty(target, key) {
-        router[kVersion]++
-        return Reflect.deleteProperty(target, key)
-      },
-      defineProperty(target, key, descriptor) {
-        router[kVersion]++
-        return Reflect.defineProperty(target, key, descriptor)
-      }
-    })
-    self[kStackView] = view
-  }
-  return view
+function newState(stack: Layer[]): RouterState {
+  const state: RouterState = { stack, view: stack, version: 0, index: undefined }
+  state.view = new Proxy(stack, {
+    set(target, key, value) {
+      state.version++
+      return Reflect.set(target, key, value)
+    },
+    deleteProperty(target, key) {
+      state.version++
+      return Reflect.deleteProperty(target, key)
+    },
+    defineProperty(target, key, descriptor) {
+      state.version++
+      return Reflect.defineProperty(target, key, descriptor)
+    }
+  })
+  return state
 }
 
-function replaceStack(this: Router, stack: Layer[]): void {
-  this[kStack] = stack
-  ;(this as Router & { [kStackView]: Layer[] | undefined })[kStackView] = undefined
-  this[kVersion]++
+/** The router's state, taking over a new array assigned to `router.stack`. */
+function stateOf(router: Router): RouterState {
+  let state = router[kState]
+  const stack = router.stack
+  if (stack !== state.view) {
+    const version = state.version + 1
+    state = newState(Array.isArray(stack) ? stack : [])
+    state.version = version
+    router[kState] = state
+    router.stack = state.view
+  }
+  return state
 }
 
 /** Add a layer (the router's own writes skip the Proxy). */
 function pushLayer(router: Router, layer: Layer): void {
-  router[kStack].push(layer)
-  router[kVersion]++
+  const state = stateOf(router)
+  state.stack.push(layer)
+  state.version++
 }
 
 // routers are functions: keep call/apply/bind reachable through the prototype chain
@@ -190,13 +197,11 @@ for (const method of [...methods, 'all']) {
   }
 }
 
-/** Build (or reuse) the static-route index for the stack as it is now. */
-function indexOf(router: Router): StackIndex {
-  const sensitive = Boolean(router.caseSensitive)
-  const strict = Boolean(router.strict)
-  const cached = router[kIndex]
-  if (cached !== undefined && cached.version === router[kVersion] && cached.sensitive === sensitive && cached.strict === strict) return cached
-  const stack = router[kStack]
+/** Build (or reuse) the index for the stack as it is now. */
+function indexOf(state: RouterState, sensitive: boolean, strict: boolean): StackIndex {
+  const cached = state.index
+  if (cached !== undefined && cached.version === state.version && cached.sensitive === sensitive && cached.strict === strict) return cached
+  const stack = state.stack
   const literal = new Map<string, number[]>()
   const segment = new Map<string, number[]>()
   const other: number[] = []
@@ -221,8 +226,8 @@ function indexOf(router: Router): StackIndex {
     while (pos > 0 && other[pos - 1] >= i) pos--
     otherFrom[i] = pos
   }
-  const index = { version: router[kVersion], literal, segment, other, otherFrom, sensitive, strict }
-  router[kIndex] = index
+  const index = { version: state.version, literal, segment, other, otherFrom, sensitive, strict }
+  state.index = index
   return index
 }
 
@@ -302,7 +307,13 @@ export type Finish = Next | ((req: any, res: any, err: any) => void)
 
 class Dispatch {
   readonly router: Router
+  readonly state: RouterState
   readonly stack: Layer[]
+  /** the router's options, read when the pass starts */
+  readonly sensitive: boolean
+  readonly strict: boolean
+  readonly mergeParams: boolean
+  readonly paramCallbacks: Record<string, ParamCallback[]>
   readonly req: any
   readonly res: any
   /** `(err) => void` from router.handle, or undefined: then `final(req, res, err)` */
@@ -333,7 +344,12 @@ class Dispatch {
 
   constructor(router: Router, req: any, res: any, callback: Next | undefined, final: ((req: any, res: any, err: any) => void) | undefined) {
     this.router = router
-    this.stack = router[kStack]
+    this.state = stateOf(router)
+    this.stack = this.state.stack
+    this.sensitive = Boolean(router.caseSensitive)
+    this.strict = Boolean(router.strict)
+    this.mergeParams = Boolean(router.mergeParams)
+    this.paramCallbacks = router.params
     this.req = req
     this.res = res
     this.callback = callback
@@ -345,17 +361,18 @@ class Dispatch {
     this.allowed = req.method === 'OPTIONS' ? [] : undefined
     // not a named function: no name is inferred for a property assignment, so
     // the build adds no per-request naming call
-    this.next = (err?: any) => step(this, err)
+    this.next = stepper(this)
   }
 }
 
 /** Run `router` for one request; at the end call `callback(err)`, or `final(req, res, err)` when there is no callback. */
 export function dispatch(router: Router, req: any, res: any, callback: Next | undefined, final?: (req: any, res: any, err: any) => void): void {
+  refreshTracing()
   const d = new Dispatch(router, req, res, callback, final)
   req.next = d.next
   req.baseUrl = d.parentUrl
   req.originalUrl = req.originalUrl || req.url
-  step(d, undefined)
+  d.next()
 }
 
 proto.handle = function handle(req: any, res: any, callback: Next) {
@@ -379,158 +396,165 @@ function finish(d: Dispatch, err: any): void {
   }
 }
 
-/** `next(err)`: undo the last layer's URL changes, find the next matching layer, call it. */
-function step(d: Dispatch, err: any): void {
-  const req = d.req
-  let layerError = err === 'route' ? null : err
+/**
+ * The `next(err)` of one pass: undo the last layer's URL changes, find the
+ * next matching layer, call it. The body lives in the closure itself (an
+ * arrow, so the build gives it no per-request name): handlers call it
+ * directly, with no frame in between.
+ */
+function stepper(d: Dispatch): Next {
+  return (err?: any): void => {
+    const req = d.req
+    let layerError = err === 'route' ? null : err
 
-  if (d.slashAdded) {
-    req.url = req.url.slice(1)
-    d.slashAdded = false
-  }
-  if (d.removed.length !== 0) {
-    req.baseUrl = d.parentUrl
-    req.url = d.protohost + d.removed + req.url.slice(d.protohost.length)
-    d.removed = ''
-  }
-  if (d.mountSaved !== null) {
-    req[kMountRoute] = d.mountSaved
-    d.mountSaved = null
-  }
-  if (layerError === 'router') {
-    setImmediate(finish, d, null)
-    return
-  }
-  const stack = d.stack
-  if (d.idx >= stack.length) {
-    setImmediate(finish, d, layerError)
-    return
-  }
-  if (++d.sync > 100) {
-    setImmediate(step, d, err)
-    return
-  }
-  // the pathname of req.url (parsed again only when a layer changed req.url)
-  const url = req.url
-  let path: string | undefined
-  if (url === d.lastUrl && url !== undefined) path = d.lastPath
-  else {
-    path = pathnameOf(req)
-    d.lastUrl = url
-    d.lastPath = path
-  }
-  if (path == null) {
-    finish(d, layerError)
-    return
-  }
-
-  // find the next matching layer, in stack order: static routes come from
-  // the index, every other layer is tried in turn
-  const index = indexOf(d.router)
-  if (path !== d.lookedUp || index !== d.lookedUpIn) {
-    d.lookedUp = path
-    d.lookedUpIn = index
-    if (index.literal.size !== 0 || index.segment.size !== 0) {
-      const key = literalKey(path, index)
-      d.literalHits = index.literal.size !== 0 ? index.literal.get(key) : undefined
-      d.segmentHits = index.segment.size !== 0 ? index.segment.get(firstSegment(key)) : undefined
-    } else {
-      d.literalHits = undefined
-      d.segmentHits = undefined
+    if (d.slashAdded) {
+      req.url = req.url.slice(1)
+      d.slashAdded = false
     }
-  }
-  // three sorted lists of candidate layers, merged in stack order
-  const literals = d.literalHits
-  const segments = d.segmentHits
-  const idx = d.idx
-  let li = literals !== undefined ? from(literals, idx) : 0
-  let si = segments !== undefined ? from(segments, idx) : 0
-  let oi = index.otherFrom[idx]
-  const other = index.other
-  const method = req.method
-  let layer: Layer | undefined
-  let found: MatchResult | null = null
-
-  while (true) {
-    const a = literals !== undefined && li < literals.length ? literals[li] : Infinity
-    const b = segments !== undefined && si < segments.length ? segments[si] : Infinity
-    const c = oi < other.length ? other[oi] : Infinity
-    let i: number
-    if (a < b && a < c) {
-      i = a
-      li++
-    } else if (b < c) {
-      i = b
-      si++
-    } else if (c !== Infinity) {
-      i = c
-      oi++
-    } else {
-      break
+    if (d.removed.length !== 0) {
+      req.baseUrl = d.parentUrl
+      req.url = d.protohost + d.removed + req.url.slice(d.protohost.length)
+      d.removed = ''
     }
-    const candidate = stack[i]
-    if (candidate.slash === true && candidate instanceof Layer) {
-      // middleware on '/': matches every path, nothing stripped, fresh params
+    if (d.mountSaved !== null) {
+      req[kMountRoute] = d.mountSaved
+      d.mountSaved = null
+    }
+    if (layerError === 'router') {
+      setImmediate(finish, d, null)
+      return
+    }
+    const stack = d.stack
+    if (d.idx >= stack.length) {
+      setImmediate(finish, d, layerError)
+      return
+    }
+    if (++d.sync > 100) {
+      setImmediate(d.next, err)
+      return
+    }
+    // the pathname of req.url (parsed again only when a layer changed req.url)
+    const url = req.url
+    let path: string | undefined
+    if (url === d.lastUrl && url !== undefined) path = d.lastPath
+    else {
+      path = pathnameOf(req)
+      d.lastUrl = url
+      d.lastPath = path
+    }
+    if (path == null) {
+      finish(d, layerError)
+      return
+    }
+
+    // find the next matching layer, in stack order: static routes come from
+    // the index, every other layer is tried in turn
+    const index = indexOf(d.state, d.sensitive, d.strict)
+    if (path !== d.lookedUp || index !== d.lookedUpIn) {
+      d.lookedUp = path
+      d.lookedUpIn = index
+      if (index.literal.size !== 0 || index.segment.size !== 0) {
+        const key = literalKey(path, index)
+        d.literalHits = index.literal.size !== 0 ? index.literal.get(key) : undefined
+        d.segmentHits = index.segment.size !== 0 ? index.segment.get(firstSegment(key)) : undefined
+      } else {
+        d.literalHits = undefined
+        d.segmentHits = undefined
+      }
+    }
+    // three sorted lists of candidate layers, merged in stack order
+    const literals = d.literalHits
+    const segments = d.segmentHits
+    const idx = d.idx
+    let li = literals !== undefined ? from(literals, idx) : 0
+    let si = segments !== undefined ? from(segments, idx) : 0
+    let oi = index.otherFrom[idx]
+    const other = index.other
+    const method = req.method
+    let layer: Layer | undefined
+    let found: MatchResult | null = null
+
+    while (true) {
+      const a = literals !== undefined && li < literals.length ? literals[li] : Infinity
+      const b = segments !== undefined && si < segments.length ? segments[si] : Infinity
+      const c = oi < other.length ? other[oi] : Infinity
+      let i: number
+      if (a < b && a < c) {
+        i = a
+        li++
+      } else if (b < c) {
+        i = b
+        si++
+      } else if (c !== Infinity) {
+        i = c
+        oi++
+      } else {
+        break
+      }
+      const candidate = stack[i]
+      if (candidate.slash === true && candidate instanceof Layer) {
+        // middleware on '/': matches every path, nothing stripped, fresh params
+        layer = candidate
+        found = null
+        d.idx = i + 1
+        break
+      }
+      let m: MatchResult | null
+      try {
+        m = candidate.match(path)
+      } catch (e) {
+        layerError = layerError || e
+        continue
+      }
+      if (m === null) continue
+      const route = candidate.route
+      if (route) {
+        // routes do not match with a pending error
+        if (layerError) continue
+        const hasMethod = route._handlesMethod(method)
+        if (!hasMethod && d.allowed !== undefined) d.allowed.push(...route._methods())
+        if (!hasMethod && method !== 'HEAD') continue
+      }
       layer = candidate
-      found = null
+      found = m
       d.idx = i + 1
       break
     }
-    let m: MatchResult | null
-    try {
-      m = candidate.match(path)
-    } catch (e) {
-      layerError = layerError || e
-      continue
-    }
-    if (m === null) continue
-    const route = candidate.route
-    if (route) {
-      // routes do not match with a pending error
-      if (layerError) continue
-      const hasMethod = route._handlesMethod(method)
-      if (!hasMethod && d.allowed !== undefined) d.allowed.push(...route._methods())
-      if (!hasMethod && method !== 'HEAD') continue
-    }
-    layer = candidate
-    found = m
-    d.idx = i + 1
-    break
-  }
 
-  if (layer === undefined) {
-    d.idx = stack.length
-    finish(d, layerError)
-    return
-  }
+    if (layer === undefined) {
+      d.idx = stack.length
+      finish(d, layerError)
+      return
+    }
 
-  if (found === null) {
-    // a '/' middleware: no parameters, so no param triggers
-    req.params = d.router.mergeParams ? mergeParams({}, d.parentParams) : {}
-    enter(d, layer, layerError, '', path)
-    d.sync = 0
-    return
+    if (found === null) {
+      // a '/' middleware: no parameters, so no param triggers
+      req.params = d.mergeParams ? mergeParams({}, d.parentParams) : {}
+      enter(d, layer, layerError, '', path)
+      d.sync = 0
+      return
+    }
+    const route = layer.route
+    if (route) req.route = route
+    req.params = d.mergeParams ? mergeParams(found.params, d.parentParams) : found.params
+    const paramCallbacks = d.paramCallbacks
+    const keys = paramCallbacksFor(paramCallbacks, found.params)
+    if (keys === undefined) {
+      // the common case: no param trigger applies, call the layer directly
+      if (route) layer.handleRequest(req, d.res, d.next)
+      else enter(d, layer, layerError, found.path, path)
+      d.sync = 0
+      return
+    }
+    const matched = layer
+    const layerPath = found.path
+    processParams(paramCallbacks, keys, (d.paramCalled ??= Object.create(null)), req, d.res, (perr?: any) => {
+      if (perr) d.next(layerError || perr)
+      else if (route) matched.handleRequest(req, d.res, d.next)
+      else enter(d, matched, layerError, layerPath, path)
+      d.sync = 0
+    })
   }
-  const route = layer.route
-  if (route) req.route = route
-  req.params = d.router.mergeParams ? mergeParams(found.params, d.parentParams) : found.params
-  const paramCallbacks = d.router.params
-  const keys = paramCallbacksFor(paramCallbacks, found.params)
-  if (keys === undefined) {
-    // the common case: no param trigger applies, call the layer directly
-    if (route) layer.handleRequest(req, d.res, d.next)
-    else enter(d, layer, layerError, found.path, path)
-    d.sync = 0
-    return
-  }
-  const matched = layer
-  const layerPath = found.path
-  processParams(paramCallbacks, keys, (d.paramCalled ??= Object.create(null)), req, d.res, (perr?: any) => {
-    if (perr) d.next(layerError || perr)
-    else if (route) matched.handleRequest(req, d.res, d.next)
-    else enter(d, matched, layerError, layerPath, path)
-    d.sync = 0
-  })
 }
 
 /** Call a middleware layer: strip its matched path from req.url (into req.baseUrl) first. */
@@ -555,9 +579,10 @@ function enter(d: Dispatch, layer: Layer, layerError: any, layerPath: string, pa
     }
     req.baseUrl = d.parentUrl + (layerPath[layerPath.length - 1] === '/' ? layerPath.slice(0, -1) : layerPath)
   }
-  if (layerActive() || routeChannel.hasSubscribers) {
+  if (anyTracing && !layer.slash) {
     // tracing: the pattern of every mount above and of this layer, so that
     // this middleware and the routes below it report their full route
+    // (a '/' middleware adds nothing to it)
     const saved: string = req[kMountRoute] ?? ''
     d.mountSaved = saved
     req[kMountRoute] = joinPattern(saved, patternText(layer.rawPath))

@@ -1,6 +1,6 @@
 import { match as compileMatch, parse as parsePattern } from 'path-to-regexp'
 import type { Route } from './route'
-import { layerActive, traceCall } from './tracing'
+import { layerTracing, traceCall } from './tracing'
 
 /** Any request handler or error handler the router accepts. */
 export type Handler = (...args: any[]) => any
@@ -116,7 +116,7 @@ export class Layer {
       return
     }
     // traced only when someone listens; a route's dispatcher is not a handler of its own
-    if (layerActive() && this.route === undefined) {
+    if (layerTracing && this.route === undefined) {
       traceCall(this, 'method' in this ? 'request handler' : 'middleware', req, res, undefined, next)
       return
     }
@@ -137,7 +137,7 @@ export class Layer {
       next(err)
       return
     }
-    if (layerActive()) {
+    if (layerTracing) {
       traceCall(this, 'error handler', req, res, err, next)
       return
     }

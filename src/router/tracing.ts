@@ -58,6 +58,20 @@ export const layerActive: () => boolean = 'hasSubscribers' in layerChannel
   ? () => (layerChannel as { hasSubscribers: boolean }).hasSubscribers
   : () => subChannels.some((c) => c.hasSubscribers)
 
+/**
+ * What the channels' subscribers were when a request last entered a router:
+ * read once per router pass (`refreshTracing`), so that each layer call
+ * checks one variable instead of five channels.
+ */
+export let layerTracing = false
+export let anyTracing = false
+
+/** Read the channels' state; called when a request enters a router. */
+export function refreshTracing(): void {
+  layerTracing = layerActive()
+  anyTracing = layerTracing || routeChannel.hasSubscribers
+}
+
 /** The patterns of the routers/apps the request is inside, joined (kept only while tracing). */
 export const kMountRoute = Symbol('switchyard.mountRoute')
 
