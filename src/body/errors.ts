@@ -37,9 +37,15 @@ export function parseFailed(err: unknown, body: unknown): BodyError {
   }) as BodyError
 }
 
-/** Wrap an error thrown by `verify`: 403 `entity.verify.failed` unless it carries its own status. */
+/**
+ * Wrap an error thrown by `verify`: 403 unless it carries its own status, and
+ * type `entity.verify.failed` unless it carries its own (truthy) `type`.
+ */
 export function verifyFailed(err: unknown, body: Buffer): BodyError {
-  return createError(403, err as Error, { body, type: 'entity.verify.failed' }) as BodyError
+  // `throw null` / `throw undefined`: body-parser 2.4 crashes the process here; answer a plain 403 instead
+  if (err === null || err === undefined) return createError(403, { body, type: 'entity.verify.failed' }) as BodyError
+  const type = (err as { type?: unknown }).type
+  return createError(403, err as Error, { body, type: type || 'entity.verify.failed' }) as BodyError
 }
 
 /** Wrap a read error (raw-body, zlib): keeps its status (413, 400, 500...), else 400. */

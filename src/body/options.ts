@@ -35,10 +35,18 @@ export function optionsObject<T extends object>(options: unknown): Partial<T> {
   return (options !== null && typeof options === 'object' ? options : {}) as Partial<T>
 }
 
-/** Parse `limit` once: a number is taken as is, a string through `bytes`; TypeError otherwise. */
+/** The size limit when none is given: 100kb. */
+const DEFAULT_LIMIT = 102400
+
+/**
+ * Parse `limit` once: absent (`undefined`, `null`) means 100kb, a number is
+ * taken as is, a string goes through `bytes`. Anything else, or anything that
+ * does not parse (`NaN`, `''`, `false`, 'abc'), is a TypeError at creation, so
+ * a bad limit can never switch the size check off.
+ */
 export function compileLimit(limit: unknown): number {
-  if (typeof limit === 'number') return limit
-  const parsed = bytes.parse((limit || '100kb') as string)
+  if (limit === undefined || limit === null) return DEFAULT_LIMIT
+  const parsed = typeof limit === 'number' ? limit : typeof limit === 'string' ? bytes.parse(limit) : null
   if (parsed === null || Number.isNaN(parsed)) {
     throw new TypeError('option limit "' + String(limit) + '" is invalid')
   }

@@ -206,6 +206,27 @@ describe('read: verify option', () => {
     expect(res.body.type).toBe('entity.verify.failed')
   })
 
+  it('keeps the type of the error verify throws, and the same error object', async () => {
+    let thrown: unknown
+    const verify = () => { thrown = Object.assign(new Error('bad signature'), { type: 'webhook.signature.invalid' }); throw thrown }
+    let seen: unknown
+    const a = fw()
+    a.use(fw.json({ verify }))
+    a.use((err: any, _req: any, res: any, _next: any) => { seen = err; res.status(err.status).json({ type: err.type, statusCode: err.statusCode }) })
+    const res = await request(a).post('/').type('json').send('{}')
+    expect(res.status).toBe(403)
+    expect(res.body).toEqual({ type: 'webhook.signature.invalid', statusCode: 403 })
+    expect(seen).toBe(thrown)
+  })
+
+  it('answers 403 entity.verify.failed when verify throws null or undefined (body-parser 2.4 crashes the process here)', async () => {
+    for (const value of [null, undefined]) {
+      const res = await request(app(fw.json({ verify: () => { throw value } }))).post('/').type('json').send('{}')
+      expect(res.status).toBe(403)
+      expect(res.body).toMatchObject({ type: 'entity.verify.failed', message: 'Forbidden' })
+    }
+  })
+
   it('rejects a verify that is not a function', () => {
     expect(() => fw.json({ verify: 'yes' as never })).toThrow('option verify must be function')
     expect(typeof fw.json({ verify: false })).toBe('function')

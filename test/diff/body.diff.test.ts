@@ -21,6 +21,7 @@ const enc = (e: string) => ({ 'Content-Encoding': e })
 const ct = (v: string) => ({ 'Content-Type': v })
 const utf16le = (s: string) => Buffer.from(s, 'utf16le')
 const thrower = (status?: number) => () => { const e: any = new Error('rejected'); if (status) e.status = status; throw e }
+const typedThrower = (type: unknown, status?: number) => () => { const e: any = new Error('typed'); e.type = type; if (status) e.status = status; throw e }
 const nest = (n: number) => 'a' + '[b]'.repeat(n) + '=1'
 
 const cases: Case[] = [
@@ -190,6 +191,29 @@ const cases: Case[] = [
   { name: 'urlencoded __proto__ nested extended', parsers: (p) => [p.urlencoded({ extended: true })], req: { headers: FORM_CT, body: 'a[__proto__][b]=1&a[c]=2' } },
   { name: 'urlencoded gzip', parsers: (p) => [p.urlencoded()], req: { headers: { ...FORM_CT, ...enc('gzip') }, body: gz('x=1&y=2') } },
   { name: 'urlencoded limit', parsers: (p) => [p.urlencoded({ limit: 4 })], req: { headers: FORM_CT, body: 'a=12345' } },
+  // verify: an error's own truthy type survives (issue 11 item 3); status and fields as body-parser sets them
+  { name: 'json verify throws typed error', parsers: (p) => [p.json({ verify: typedThrower('webhook.signature.invalid') })], req: { headers: JSON_CT, body: '{}' } },
+  { name: 'json verify throws typed error with status', parsers: (p) => [p.json({ verify: typedThrower('webhook.signature.invalid', 401) })], req: { headers: JSON_CT, body: '{}' } },
+  { name: 'json verify throws typed error with status 500', parsers: (p) => [p.json({ verify: typedThrower('boom', 500) })], req: { headers: JSON_CT, body: '{}' } },
+  { name: 'json verify throws numeric type', parsers: (p) => [p.json({ verify: typedThrower(42) })], req: { headers: JSON_CT, body: '{}' } },
+  { name: 'json verify throws empty type', parsers: (p) => [p.json({ verify: typedThrower('') })], req: { headers: JSON_CT, body: '{}' } },
+  { name: 'json verify throws null type', parsers: (p) => [p.json({ verify: typedThrower(null) })], req: { headers: JSON_CT, body: '{}' } },
+  { name: 'json verify throws a string', parsers: (p) => [p.json({ verify: () => { throw 'nope' } })], req: { headers: JSON_CT, body: '{}' } },
+  { name: 'json verify throws a typed plain object', parsers: (p) => [p.json({ verify: () => { throw { type: 'obj.type', message: 'o' } } })], req: { headers: JSON_CT, body: '{}' } },
+  { name: 'json verify throws a TypeError', parsers: (p) => [p.json({ verify: () => { throw new TypeError('te') } })], req: { headers: JSON_CT, body: '{}' } },
+  { name: 'raw verify throws typed error', parsers: (p) => [p.raw({ verify: typedThrower('raw.custom', 409) })], req: { headers: BIN_CT, body: 'x' } },
+  { name: 'text verify throws typed error', parsers: (p) => [p.text({ verify: typedThrower('text.custom') })], req: { headers: TEXT_CT, body: 'x' } },
+  { name: 'urlencoded verify throws typed error', parsers: (p) => [p.urlencoded({ verify: typedThrower('form.custom', 422) })], req: { headers: FORM_CT, body: 'a=1' } },
+  { name: 'module json verify throws typed error', module: true, parsers: (p) => [p.json({ verify: typedThrower('mod.custom') })], req: { headers: JSON_CT, body: '{}' } },
+  // limit values that still parse: the size check stays on
+  { name: 'json limit 0', parsers: (p) => [p.json({ limit: 0 })], req: { headers: JSON_CT, body: '{}' } },
+  { name: 'json limit -1', parsers: (p) => [p.json({ limit: -1 })], req: { headers: JSON_CT, body: '{}' } },
+  { name: 'json limit -Infinity', parsers: (p) => [p.json({ limit: -Infinity })], req: { headers: JSON_CT, body: '{}' } },
+  { name: 'json limit 1.5', parsers: (p) => [p.json({ limit: 1.5 })], req: { headers: JSON_CT, body: '{}' } },
+  { name: 'json limit null is the default', parsers: (p) => [p.json({ limit: null as never })], req: { headers: JSON_CT, body: JSON.stringify({ a: 'x'.repeat(102400) }) } },
+  { name: 'json limit undefined is the default', parsers: (p) => [p.json({ limit: undefined })], req: { headers: JSON_CT, body: JSON.stringify({ a: 'x'.repeat(102400) }) } },
+  { name: 'text limit -1kb', parsers: (p) => [p.text({ limit: '-1kb' })], req: { headers: TEXT_CT, body: 'x' } },
+  { name: 'raw limit gzip inflated', parsers: (p) => [p.raw({ limit: '1kb' })], req: { headers: { ...BIN_CT, ...enc('gzip') }, body: gz(Buffer.alloc(4096)) } },
   { name: 'urlencoded verify', parsers: (p) => [p.urlencoded({ verify: thrower() })], req: { headers: FORM_CT, body: 'a=1' } },
   { name: 'urlencoded type extension', parsers: (p) => [p.urlencoded({ type: 'urlencoded' })], req: { headers: FORM_CT, body: 'a=ext' } },
   { name: 'urlencoded type */x-www-form-urlencoded', parsers: (p) => [p.urlencoded({ type: '*/x-www-form-urlencoded' })], req: { headers: ct('text/x-www-form-urlencoded'), body: 'a=wild' } },
@@ -248,5 +272,27 @@ describe('body parsers vs body-parser@2 on express@5', () => {
       const [a, b] = await Promise.all([send(ours.port, r), send(theirs.port, r)])
       expect({ status: a.status, body: a.json ?? a.text }).toEqual({ status: b.status, body: b.json ?? b.text })
     })
+  }
+})
+
+describe('limit option validation vs body-parser@2 (CVE-2026-12590)', () => {
+  const values: Array<[string, unknown]> = [
+    ['NaN', NaN], ["''", ''], ['false', false], ['true', true], ["'abc'", 'abc'], ["'NaN'", 'NaN'], ["'Infinity'", 'Infinity'],
+    ["'  '", '  '], ['{}', {}], ['[]', []], ["['5kb']", ['5kb']], ['0n', 0n], ['new Number(5)', new Number(5)],
+    ['a function', () => 1], ['a symbol', Symbol('s')],
+    ['Number(unset env)', Number(process.env.SWITCHYARD_SURELY_UNSET)], ['parseInt(unset env)', parseInt(process.env.SWITCHYARD_SURELY_UNSET as string, 10)],
+    ['undefined', undefined], ['null', null], ['0', 0], ['-1', -1], ['Infinity', Infinity], ["'1kb'", '1kb'], ["'0'", '0'], ["'5 kb'", '5 kb']
+  ]
+  const outcome = (make: () => unknown) => {
+    try { return typeof make() } catch (err: any) { return { name: err.name, message: err.message } }
+  }
+  for (const [label, value] of values) {
+    for (const parser of ['json', 'raw', 'text', 'urlencoded'] as const) {
+      it(`${parser}({ limit: ${label} }) behaves as body-parser`, () => {
+        const ours = outcome(() => (fw as any)[parser]({ limit: value }))
+        expect(ours).toEqual(outcome(() => (bodyParserOracle as any)[parser]({ limit: value })))
+        expect(outcome(() => (bodyParser as any)[parser]({ limit: value }))).toEqual(ours)
+      })
+    }
   }
 })
