@@ -7,6 +7,7 @@
 // outside the allow-list; 1 otherwise. The bounded run in `npm test` is
 // test/fuzz/fuzz.test.ts.
 import http from 'node:http'
+import { Worker } from 'node:worker_threads'
 import { fileURLToPath } from 'node:url'
 import { batch } from './generate.mjs'
 import { Lane } from './client.mjs'
@@ -20,6 +21,26 @@ function listen(handler) {
   })
 }
 
+/** Start the fuzz app for `impl` in a worker thread; uncaught errors there are pushed to `uncaught`. */
+function startWorker(impl, uncaught) {
+  const worker = new Worker(new URL('./server-worker.mjs', import.meta.url), { workerData: { impl } })
+  worker.on('error', (err) => { uncaught.push(impl + ' worker died: ' + String(err && err.stack || err)) })
+  return new Promise((resolve) => {
+    worker.on('message', (m) => {
+      if (m.type === 'uncaught') uncaught.push(impl + ': ' + m.error)
+      if (m.type === 'ready') {
+        resolve({
+          port: m.port,
+          close: () => new Promise((done) => {
+            worker.on('message', (x) => { if (x.type === 'closed') worker.terminate().then(() => done()) })
+            worker.postMessage('close')
+          })
+        })
+      }
+    })
+  })
+}
+
 function closeServer(server) {
   return new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()) })
 }
@@ -30,13 +51,14 @@ function closeServer(server) {
  * allow-list, and unexplained), hangs, desyncs and uncaught errors.
  */
 export async function runFuzz({ seed = 1, count = 20000, lanes = 16, timeoutMs = 5000, onProgress } = {}) {
-  const { switchyard, express } = implementations()
   const uncaught = []
   const onUncaught = (err) => { uncaught.push(String(err && err.stack || err)) }
   process.on('uncaughtException', onUncaught)
   process.on('unhandledRejection', onUncaught)
-  const ours = await listen(buildApp(switchyard))
-  const theirs = await listen(buildApp(express))
+  // each server in its own worker thread: the client, switchyard and express
+  // do not share an event loop, and an exception in a server is reported, not fatal
+  const ours = await startWorker('switchyard', uncaught)
+  const theirs = await startWorker('express', uncaught)
   const report = {
     seed, count: 0, batches: 0, statuses: {}, explained: {}, unexplained: [], hangs: [], desyncs: [], junk: [], uncaught, ms: 0
   }
@@ -50,8 +72,8 @@ export async function runFuzz({ seed = 1, count = 20000, lanes = 16, timeoutMs =
     return b
   }
   const worker = async () => {
-    const a = new Lane(ours.address().port)
-    const b = new Lane(theirs.address().port)
+    const a = new Lane(ours.port)
+    const b = new Lane(theirs.port)
     for (let index = nextBatch, reqs = take(); reqs !== null; index = nextBatch, reqs = take()) {
       const [x, y] = await Promise.all([a.exchange(reqs, timeoutMs), b.exchange(reqs, timeoutMs)])
       report.batches++
@@ -81,7 +103,7 @@ export async function runFuzz({ seed = 1, count = 20000, lanes = 16, timeoutMs =
   try {
     await Promise.all(Array.from({ length: lanes }, worker))
   } finally {
-    await Promise.all([closeServer(ours), closeServer(theirs)])
+    await Promise.all([ours.close(), theirs.close()])
     process.removeListener('uncaughtException', onUncaught)
     process.removeListener('unhandledRejection', onUncaught)
   }
