@@ -84,17 +84,21 @@ export function read(req: BodyRequest, res: ServerResponse, next: Next, reader: 
     inflater = inflaterFor(encoding)
     if (inflater === undefined) { next(unsupportedEncoding(encoding, false)); return }
   }
-  if (charset !== null && !charsetExists(charset)) { next(unsupportedCharset(charset)); return }
-
-  // nothing has touched the stream so far: on the errors above Node discards the body itself
-  let stream: Readable = req
   let length: number | undefined
   if (inflater === undefined) {
     const declared = parseInt(req.headers['content-length'] as string, 10)
     length = Number.isNaN(declared) ? undefined : declared
-  } else {
-    stream = req.pipe(inflater())
   }
+  // a charset iconv does not know is refused, unless the declared length is
+  // already over the limit: then the read below answers 413 first, as body-parser does
+  if (charset !== null && !charsetExists(charset) && !(length !== undefined && length > reader.limit)) {
+    next(unsupportedCharset(charset))
+    return
+  }
+
+  // nothing has touched the stream so far: on the errors above Node discards the body itself
+  let stream: Readable = req
+  if (inflater !== undefined) stream = req.pipe(inflater())
 
   getRawBody(stream, { length, limit: reader.limit }, (err, buf) => {
     if (err) { fail(req, stream, readFailed(err), next); return }
