@@ -127,53 +127,18 @@ function adoptServer(app: any, req: any): void {
     if (sym.description === 'ServerResponse' && server[sym] === http.ServerResponse) kResponse = sym
   }
   if (kRequest === undefined || kResponse === undefined) return
-  server[kRequest] = classOf(app.request, http.IncomingMessage)
-  server[kResponse] = classOf(app.response, http.ServerResponse)
-}
-
-/** The classes whose prototypes are an app's `request` / `response` objects (see appPrototype). */
-const prototypeClasses = new WeakMap<object, Function>()
-
-/**
- * A new object to serve as an app's `request` or `response`: inherits from
- * `parent` and has an enumerable `app`, exactly like `Object.create(parent,
- * { app })`, but is also the prototype of a class derived from Node's
- * `base`, so that a server can construct requests/responses on it directly
- * (adoptServer). A derived class, unlike a function that calls
- * `base.call(this)`, lets V8 size the instances from the constructor chain:
- * measured, a response costs 1.0-1.25 µs to construct this way and 2.2-2.7 µs
- * the other way. The class's own `constructor` is removed, so
- * `res.constructor` is still `http.ServerResponse`.
- */
-export function appPrototype(base: typeof http.IncomingMessage | typeof http.ServerResponse, parent: object, app: unknown): object {
-  const Class = base === http.IncomingMessage
-    ? class SwitchyardRequest extends http.IncomingMessage {
-      // explicit arguments: a default derived constructor spreads its arguments
-      constructor(socket: any) { super(socket) }
-    }
-    : class SwitchyardResponse extends http.ServerResponse {
-      constructor(req: any, options: any) {
-        // @ts-expect-error Node's server passes options (highWaterMark...) that @types/node 20 does not declare
-        super(req, options)
-      }
-    }
-  const proto = Class.prototype
-  delete (proto as { constructor?: unknown }).constructor
-  Object.setPrototypeOf(proto, parent)
-  Object.defineProperty(proto, 'app', { configurable: true, enumerable: true, writable: true, value: app })
-  prototypeClasses.set(proto, Class)
-  return proto
-}
-
-/** The class to construct objects on `proto` with: its own class, or (for a replaced app.request) a wrapper function. */
-function classOf(proto: object, base: Function): Function {
-  const known = prototypeClasses.get(proto)
-  if (known !== undefined) return known
-  const Wrapper = base === http.IncomingMessage
-    ? function SwitchyardRequest(this: any, socket: any) { ;(http.IncomingMessage as any).call(this, socket) }
-    : function SwitchyardResponse(this: any, req: any, options: any) { ;(http.ServerResponse as any).call(this, req, options) }
-  Wrapper.prototype = proto
-  return Wrapper
+  const request = app.request
+  const response = app.response
+  function SwitchyardRequest(this: any, socket: any) {
+    ;(http.IncomingMessage as any).call(this, socket)
+  }
+  SwitchyardRequest.prototype = request
+  function SwitchyardResponse(this: any, req: any, options: any) {
+    ;(http.ServerResponse as any).call(this, req, options)
+  }
+  SwitchyardResponse.prototype = response
+  server[kRequest] = SwitchyardRequest
+  server[kResponse] = SwitchyardResponse
 }
 
 function logError(this: any, err: any) {

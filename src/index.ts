@@ -8,8 +8,7 @@
  * app.listen(3000)
  */
 import { EventEmitter } from 'node:events'
-import http from 'node:http'
-import { application, appPrototype } from './application'
+import { application } from './application'
 import { request } from './request'
 import { response } from './response'
 import { Router as RouterImpl, Route as RouteImpl } from './router/index'
@@ -33,9 +32,8 @@ function createApplication(): any {
   }
   mixin(app, EventEmitter.prototype)
   mixin(app, application)
-  // like Object.create(request, { app }), and also the prototype of a class a server can construct requests with
-  app.request = appPrototype(http.IncomingMessage, request, app)
-  app.response = appPrototype(http.ServerResponse, response, app)
+  app.request = Object.create(request, { app: { configurable: true, enumerable: true, writable: true, value: app } })
+  app.response = Object.create(response, { app: { configurable: true, enumerable: true, writable: true, value: app } })
   app.init()
   return app
 }
