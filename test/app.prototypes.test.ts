@@ -137,3 +137,37 @@ describe('request and response prototypes', () => {
     expect(await get(port)).toBe('true true')
   })
 })
+
+describe('app.request and app.response objects', () => {
+  it('look like Object.create(fw.request / fw.response, { app }): one own key, no constructor of their own', async () => {
+    const { default: express } = await import('express')
+    const ours = fw()
+    const theirs = express()
+    for (const key of ['request', 'response'] as const) {
+      expect(Reflect.ownKeys(ours[key])).toEqual(Reflect.ownKeys(theirs[key]))
+      expect(Object.getOwnPropertyDescriptor(ours[key], 'app')).toEqual({ ...Object.getOwnPropertyDescriptor(theirs[key], 'app'), value: ours })
+      expect(Object.getPrototypeOf(ours[key])).toBe((fw as any)[key])
+    }
+    expect(ours.request.constructor).toBe(http.IncomingMessage)
+    expect(ours.response.constructor).toBe(http.ServerResponse)
+  })
+
+  it('requests built by an adopted server have exactly the app prototypes and Node constructors', async () => {
+    const app = fw()
+    const seen: unknown[] = []
+    app.get('/', (req: any, res: any) => {
+      seen.push([Object.getPrototypeOf(req) === app.request, Object.getPrototypeOf(res) === app.response, req.constructor === http.IncomingMessage, res.constructor === http.ServerResponse, req instanceof http.IncomingMessage, res instanceof http.ServerResponse])
+      res.end()
+    })
+    const server = http.createServer(app)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const port = (server.address() as any).port
+    try {
+      for (let i = 0; i < 3; i++) await fetch(`http://127.0.0.1:${port}/`).then((r) => r.text())
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
+    expect(seen).toEqual(Array(3).fill([true, true, true, true, true, true]))
+  })
+})
