@@ -16,6 +16,8 @@
 // Environment:
 //   BENCH_DURATION     seconds of measured load per server (default 5)
 //   BENCH_CONNECTIONS  keep-alive connections (default 50)
+//   BENCH_ROUNDS       measure every server this many times, interleaved, and keep
+//                      each one's best round (default 1; 3 on a noisy machine)
 //   BENCH_IMPLS        comma-separated subset of switchyard,express,fastify,node
 //   BENCH_BASELINE     path of another switchyard build's dist/index.cjs: served as a
 //                      fifth implementation, `baseline`, to measure a change before/after
@@ -33,6 +35,7 @@ import { pinning } from './pin.mjs'
 const here = path.dirname(fileURLToPath(import.meta.url))
 const duration = Number(process.env.BENCH_DURATION || 5)
 const connections = Number(process.env.BENCH_CONNECTIONS || 50)
+const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS || 1))
 const filter = process.argv[2]
 const ALL = ['switchyard', 'express', 'fastify', 'node', 'baseline']
 const impls = process.env.BENCH_IMPLS
@@ -93,7 +96,7 @@ const int = (v) => (Number.isFinite(v) ? String(Math.round(v)) : '-')
 const dec = (v) => (Number.isFinite(v) ? v.toFixed(1) : '-')
 
 async function main() {
-  console.log(`bench: ${duration}s x ${connections} connections per server; servers ${pin ? `pinned to core ${pin.core} (taskset)` : 'not pinned'}; ${impls.join(', ')}`)
+  console.log(`bench: ${duration}s x ${connections} connections per server, ${rounds} round(s); servers ${pin ? `pinned to core ${pin.core} (taskset)` : 'not pinned'}; ${impls.join(', ')}`)
   const files = readdirSync(path.join(here, 'scenarios')).filter((f) => f.endsWith('.mjs')).sort()
   const rows = []
   for (const f of files) {
@@ -102,7 +105,10 @@ async function main() {
     if (filter && !scenario.name.includes(filter) && !f.includes(filter)) continue
     const row = { scenario: scenario.name, rps: {}, cpu: {} }
     let reference
-    for (const impl of impls) {
+    // BENCH_ROUNDS > 1: every server is measured that many times, the servers
+    // interleaved, and the best round of each is kept (the least disturbed by
+    // the rest of a shared machine)
+    for (let round = 0; round < rounds; round++) for (const impl of impls) {
       if (!scenario[impl] && !(impl === 'baseline' && scenario.switchyard)) continue
       const { child, port } = await startServer(file, impl)
       child.removeAllListeners('exit')
@@ -118,8 +124,9 @@ async function main() {
         const before = Number(await ask(child, 'cpu'))
         const { rps, total } = await load(port, scenario.request)
         const after = Number(await ask(child, 'cpu'))
-        row.rps[impl] = rps
-        row.cpu[impl] = (after - before) / total // microseconds of server CPU per request
+        const cpu = (after - before) / total // microseconds of server CPU per request
+        if (!(row.cpu[impl] <= cpu)) row.cpu[impl] = cpu
+        if (!(row.rps[impl] >= rps)) row.rps[impl] = rps
       } finally {
         child.kill()
       }
