@@ -13,7 +13,7 @@ import cookieParser from 'cookie-parser'
 import session from 'express-session'
 import multer from 'multer'
 import fw from '../src/index'
-import { comparable, serve, type Pair, type Req } from './support/http2'
+import { comparable, sameAnswers, serve, type Pair, type Req } from './support/http2'
 
 const lines: string[] = []
 
@@ -90,22 +90,7 @@ const matrix: Array<[string, Req]> = [
 ]
 
 describe('popular middleware over HTTP/2', () => {
-  let pair: Pair
-  let quiet: { mockRestore(): void }
-  beforeAll(async () => {
-    quiet = vi.spyOn(console, 'error').mockImplementation(() => {})
-    pair = await serve(build(), 'secure+http1')
-  })
-  afterAll(async () => {
-    quiet.mockRestore()
-    await pair.close()
-  })
-
-  it.each(matrix)('%s: same answer as HTTP/1.1', async (_name, req) => {
-    const one = await pair.h1(req)
-    const two = await pair.h2(req)
-    expect(comparable(two)).toEqual(comparable(one))
-  })
+  const pair = sameAnswers(build, 'secure+http1', matrix)
 
   it('compression really compresses over HTTP/2', async () => {
     const two = await pair.h2({ path: '/gzip/big', headers: { 'accept-encoding': 'gzip' } })

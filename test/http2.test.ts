@@ -11,7 +11,7 @@ import Stream, { Readable } from 'node:stream'
 import { join } from 'node:path'
 import { deflateSync, gzipSync } from 'node:zlib'
 import fw from '../src/index'
-import { KINDS, comparable, serve, type Pair, type Req } from './support/http2'
+import { KINDS, comparable, sameAnswers, serve, type Pair, type Req } from './support/http2'
 
 const root = join(__dirname, 'fixtures/static/root')
 
@@ -190,23 +190,7 @@ const matrix: Array<[string, Req]> = [
 ]
 
 describe.each(KINDS)('HTTP/2 on %s', (kind) => {
-  let pair: Pair
-  // the app runs in production mode, which logs every error it answers
-  let quiet: { mockRestore(): void }
-  beforeAll(async () => {
-    quiet = vi.spyOn(console, 'error').mockImplementation(() => {})
-    pair = await serve(build(), kind)
-  })
-  afterAll(async () => {
-    quiet.mockRestore()
-    await pair.close()
-  })
-
-  it.each(matrix)('%s: same answer as HTTP/1.1', async (_name, req) => {
-    const one = await pair.h1(req)
-    const two = await pair.h2(req)
-    expect(comparable(two)).toEqual(comparable(one))
-  })
+  const pair = sameAnswers(build, kind, matrix)
 
   it('answers conditional requests with 304, as over HTTP/1.1', async () => {
     for (const path of ['/send/string', '/file/todo.txt', '/static/page.txt']) {

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 // HTTP/2 test helpers: the three kinds of HTTP/2 server an app can be given
 // to, an HTTP/1.1 reference server for each, Node's own HTTP/2 and HTTP/1.1
 // clients, and the comparison of two answers.
@@ -153,12 +154,41 @@ export const NOT_COMPARED = ['connection', 'keep-alive', 'proxy-connection', 'tr
  * An answer with the headers that may differ between HTTP/1.1 and HTTP/2
  * removed, keys sorted. Node's HTTP/2 also drops Content-Length from a 204
  * (RFC 9110 8.6 forbids it there; cors sets `Content-Length: 0` on its 204).
+ * A cookie's `Expires` made from `maxAge` moves with the clock, like Date:
+ * two requests may straddle a second, so its date is masked.
  */
 export function comparable(a: Answer): { status: number; headers: Answer['headers']; body: string } {
   const headers: Answer['headers'] = {}
   for (const k of Object.keys(a.headers).sort()) {
     if (NOT_COMPARED.includes(k) || (a.status === 204 && k === 'content-length')) continue
-    headers[k] = a.headers[k]
+    const v = a.headers[k]
+    headers[k] = k === 'set-cookie' && Array.isArray(v) ? v.map((c) => c.replace(/; Expires=[^;]*/, '; Expires=<date>')) : v
   }
   return { status: a.status, headers, body: a.body.toString('latin1') }
+}
+
+/**
+ * Inside a describe block: serve `build()` on `kind` for its tests (with
+ * console.error silenced: the apps run in production mode, which logs every
+ * error they answer), and check that each request of `matrix` gets the same
+ * answer over HTTP/2 as over HTTP/1.1. Returns the pair, filled in before the
+ * block's tests run, for more tests of its own.
+ */
+export function sameAnswers(build: () => any, kind: Kind, matrix: Array<[string, Req]>): Pair {
+  const pair = {} as Pair
+  let quiet: { mockRestore(): void }
+  beforeAll(async () => {
+    quiet = vi.spyOn(console, 'error').mockImplementation(() => {})
+    Object.assign(pair, await serve(build(), kind))
+  })
+  afterAll(async () => {
+    quiet.mockRestore()
+    await pair.close()
+  })
+  it.each(matrix)('%s: same answer as HTTP/1.1', async (_name, req) => {
+    const one = await pair.h1(req)
+    const two = await pair.h2(req)
+    expect(comparable(two)).toEqual(comparable(one))
+  })
+  return pair
 }
