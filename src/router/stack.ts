@@ -1,0 +1,133 @@
+// A router's stack as the dispatch uses it: the array itself, the Proxy that
+// tools read and edit as `router.stack` (every edit bumps a version), and the
+// index of the layers by exact path and by first path segment, rebuilt when
+// the version moved. See docs/design.md (Speed, items 2, 8 and 10).
+import { Layer, kEnd, kLiterals, kSegments, kSensitive, kStrict } from './layer'
+
+/** The static-route index of a router's stack, rebuilt when the stack changes. */
+export interface StackIndex {
+  /** the stack version it was built for (see kVersion) */
+  version: number
+  /** literal path -> indexes of the route layers matching exactly that path */
+  literal: Map<string, number[]>
+  /** first path segment -> indexes of the other layers that can only match paths starting with it */
+  segment: Map<string, number[]>
+  /** indexes of every other layer, in order */
+  other: number[]
+  /** for each stack index i: the position in `other` of the first index >= i */
+  otherFrom: Int32Array
+  sensitive: boolean
+  strict: boolean
+}
+
+/**
+ * A router's internals, in one object behind one hidden property (a router is
+ * a function: every extra property it carries slows the loads the dispatch
+ * makes from it).
+ */
+export interface RouterState {
+  /** the stack array itself; `router.stack` is `view`, a Proxy over it that counts edits */
+  stack: Layer[]
+  view: Layer[]
+  /** bumped by every edit of the stack (through the Proxy, by the router, or a new array) */
+  version: number
+  /** the index, valid while its version is `version` */
+  index: StackIndex | undefined
+}
+
+export const kState = Symbol('switchyard.router.state')
+
+// ---- the stack as tools see it ---------------------------------------------
+// Tools and apps read and edit `router.stack` (route listers, APM agents, apps
+// that move a layer). The router dispatches from the array itself and keeps an
+// index of it; `router.stack` is a Proxy over that array whose every write
+// (index assignment, push, splice, sort, length) bumps the version, so the
+// index is rebuilt before the next request. A new array assigned to
+// `router.stack` is noticed when the next request enters (an identity check).
+// The hot path never goes through the Proxy.
+
+export function newState(stack: Layer[]): RouterState {
+  const state: RouterState = { stack, view: stack, version: 0, index: undefined }
+  state.view = new Proxy(stack, {
+    set(target, key, value) {
+      state.version++
+      return Reflect.set(target, key, value)
+    },
+    deleteProperty(target, key) {
+      state.version++
+      return Reflect.deleteProperty(target, key)
+    },
+    defineProperty(target, key, descriptor) {
+      state.version++
+      return Reflect.defineProperty(target, key, descriptor)
+    }
+  })
+  return state
+}
+
+/** The router's state, taking over a new array assigned to `router.stack`. */
+export function stateOf(router: { stack: unknown; [kState]: RouterState }): RouterState {
+  let state = router[kState]
+  const stack = router.stack
+  if (stack !== state.view) {
+    const version = state.version + 1
+    state = newState(Array.isArray(stack) ? stack : [])
+    state.version = version
+    router[kState] = state
+    router.stack = state.view
+  }
+  return state
+}
+
+/** Build (or reuse) the index for the stack as it is now. */
+export function indexOf(state: RouterState, sensitive: boolean, strict: boolean): StackIndex {
+  const cached = state.index
+  if (cached !== undefined && cached.version === state.version && cached.sensitive === sensitive && cached.strict === strict) return cached
+  const stack = state.stack
+  const literal = new Map<string, number[]>()
+  const segment = new Map<string, number[]>()
+  const other: number[] = []
+  const otherFrom = new Int32Array(stack.length + 1)
+  const add = (map: Map<string, number[]>, keys: string[], i: number) => {
+    for (const key of new Set(keys)) {
+      const list = map.get(key)
+      if (list) list.push(i)
+      else map.set(key, [i])
+    }
+  }
+  for (let i = 0; i < stack.length; i++) {
+    const layer = stack[i]
+    const ours = layer instanceof Layer && layer[kSensitive] === sensitive
+    const lits = ours && layer.route && layer[kEnd] && layer[kStrict] === strict ? layer[kLiterals] : undefined
+    const segs = ours && lits === undefined ? layer[kSegments] : undefined
+    if (lits) add(literal, lits, i)
+    else if (segs) add(segment, segs, i)
+    else other.push(i)
+  }
+  for (let i = stack.length, pos = other.length; i >= 0; i--) {
+    while (pos > 0 && other[pos - 1] >= i) pos--
+    otherFrom[i] = pos
+  }
+  const index = { version: state.version, literal, segment, other, otherFrom, sensitive, strict }
+  state.index = index
+  return index
+}
+
+/** The position of the first entry >= idx in a sorted list of stack indexes. */
+export function from(list: number[], idx: number): number {
+  let lo = 0
+  let hi = list.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (list[mid] < idx) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/** The key under which a request path is looked up in the static-route index. */
+export function literalKey(path: string, index: StackIndex): string {
+  let key = path
+  if (!index.strict && key.length > 1 && key.charCodeAt(key.length - 1) === 0x2f) key = key.slice(0, -1)
+  return index.sensitive ? key : key.toLowerCase()
+}
