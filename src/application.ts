@@ -102,6 +102,9 @@ function finalFor(app: any): (req: any, res: any, err: any) => void {
   return (req, res, err) => finalHandler(req, res, err, { env: app.settings.env, onerror: logError.bind(app) })
 }
 
+/** Never passed to a constructor by Node: guards the sizing blocks of adoptServer's constructors. */
+const NEVER = Object.freeze({})
+
 /** Marks an http.Server that adoptServer has already looked at. */
 const adopted = Symbol('switchyard adopted')
 
@@ -129,12 +132,31 @@ function adoptServer(app: any, req: any): void {
   if (kRequest === undefined || kResponse === undefined) return
   const request = app.request
   const response = app.response
+  // The `if` blocks below never run (Node never passes NEVER). V8 decides how
+  // many fields to reserve inside each new object from the `this.x = ...`
+  // assignments written in its constructor; without them every request and
+  // response would keep its ~26/40 fields in a separately grown store, which
+  // cost 15-20% of a hello-world request (docs/design.md, Speed, item 12).
   function SwitchyardRequest(this: any, socket: any) {
     ;(http.IncomingMessage as any).call(this, socket)
+    if (socket === NEVER) {
+      this.f0 = 0; this.f1 = 0; this.f2 = 0; this.f3 = 0; this.f4 = 0; this.f5 = 0; this.f6 = 0; this.f7 = 0
+      this.f8 = 0; this.f9 = 0; this.f10 = 0; this.f11 = 0; this.f12 = 0; this.f13 = 0; this.f14 = 0; this.f15 = 0
+      this.f16 = 0; this.f17 = 0; this.f18 = 0; this.f19 = 0; this.f20 = 0; this.f21 = 0; this.f22 = 0; this.f23 = 0
+      this.f24 = 0; this.f25 = 0; this.f26 = 0; this.f27 = 0; this.f28 = 0; this.f29 = 0; this.f30 = 0; this.f31 = 0
+    }
   }
   SwitchyardRequest.prototype = request
   function SwitchyardResponse(this: any, req: any, options: any) {
     ;(http.ServerResponse as any).call(this, req, options)
+    if (options === NEVER) {
+      this.f0 = 0; this.f1 = 0; this.f2 = 0; this.f3 = 0; this.f4 = 0; this.f5 = 0; this.f6 = 0; this.f7 = 0
+      this.f8 = 0; this.f9 = 0; this.f10 = 0; this.f11 = 0; this.f12 = 0; this.f13 = 0; this.f14 = 0; this.f15 = 0
+      this.f16 = 0; this.f17 = 0; this.f18 = 0; this.f19 = 0; this.f20 = 0; this.f21 = 0; this.f22 = 0; this.f23 = 0
+      this.f24 = 0; this.f25 = 0; this.f26 = 0; this.f27 = 0; this.f28 = 0; this.f29 = 0; this.f30 = 0; this.f31 = 0
+      this.f32 = 0; this.f33 = 0; this.f34 = 0; this.f35 = 0; this.f36 = 0; this.f37 = 0; this.f38 = 0; this.f39 = 0
+      this.f40 = 0; this.f41 = 0; this.f42 = 0; this.f43 = 0; this.f44 = 0; this.f45 = 0; this.f46 = 0; this.f47 = 0
+    }
   }
   SwitchyardResponse.prototype = response
   server[kRequest] = SwitchyardRequest

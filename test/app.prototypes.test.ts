@@ -171,3 +171,33 @@ describe('app.request and app.response objects', () => {
     expect(seen).toEqual(Array(3).fill([true, true, true, true, true, true]))
   })
 })
+
+describe('the constructors of an adopted server', () => {
+  it('give requests and responses exactly the own fields Node gives them (the sizing code never runs)', async () => {
+    const app = fw()
+    const keys: string[][] = []
+    app.get('/', (req: any, res: any) => {
+      keys.push(Reflect.ownKeys(req).map(String), Reflect.ownKeys(res).map(String))
+      res.end()
+    })
+    const plain = http.createServer((req, res) => {
+      keys.push(Reflect.ownKeys(req).map(String), Reflect.ownKeys(res).map(String))
+      res.end()
+    })
+    const server = http.createServer(app)
+    for (const s of [server, plain]) await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve))
+    try {
+      for (let i = 0; i < 3; i++) await fetch(`http://127.0.0.1:${(server.address() as any).port}/`).then((r) => r.text())
+      await fetch(`http://127.0.0.1:${(plain.address() as any).port}/`).then((r) => r.text())
+    } finally {
+      for (const s of [server, plain]) { s.closeAllConnections(); s.close() }
+    }
+    const [, , , , reqAdopted, resAdopted, reqNode, resNode] = keys
+    expect(reqAdopted.some((k) => /^f\d+$/.test(k))).toBe(false)
+    expect(resAdopted.some((k) => /^f\d+$/.test(k))).toBe(false)
+    // what the app adds (req.res, req.next, req.params, res.locals...) aside, the same fields
+    const added = new Set(['res', 'next', 'baseUrl', 'originalUrl', 'params', 'route', 'req', 'locals', 'body', '_parsedUrl'])
+    expect(reqAdopted.filter((k) => !added.has(k))).toEqual(reqNode.filter((k) => !added.has(k)))
+    expect(resAdopted.filter((k) => !added.has(k))).toEqual(resNode.filter((k) => !added.has(k)))
+  })
+})
