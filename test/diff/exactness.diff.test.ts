@@ -281,3 +281,25 @@ describe('req.params of a static path', () => {
 })
 
 
+
+describe('mergeParams copies what Object.assign copies', () => {
+  it('keys the app added to the parent params (a symbol, a string) and indexed params, in order', async () => {
+    const r = await recorded((app, lib, record) => {
+      const mark = Symbol.for('switchyard.test.mark')
+      const inner = lib.Router({ mergeParams: true })
+      inner.get(/^\/(\d+)$/, (req: any, res: any) => {
+        record([Object.keys(req.params), req.params[mark] ?? null, Object.getOwnPropertySymbols(req.params).length, { ...req.params }])
+        res.end()
+      })
+      // the app calls the router itself, so the params it changed are the parent's
+      app.use('/a/:x/:y', (req: any, res: any, next: any) => {
+        req.params[mark] = 'symbol value'
+        req.params.added = 'by the app'
+        Object.defineProperty(req.params, 'hidden', { value: 'not enumerable', enumerable: false })
+        inner(req, res, next)
+      })
+    }, { path: '/a/1/2/3' })
+    expect(r.switchyard.records).toEqual(r.express.records)
+    expect((r.switchyard.records[0] as unknown[])[1]).toBe('symbol value')
+  })
+})
