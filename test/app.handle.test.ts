@@ -132,3 +132,19 @@ describe('app.listen()', () => {
     await new Promise((r) => server.close(r))
   })
 })
+
+describe('app.handle with a wrapped router.handle', () => {
+  it('goes through the wrapper (as tools that instrument the router expect), with and without a callback', async () => {
+    const app = fw()
+    app.get('/', (req: any, res: any) => res.send('ok'))
+    const calls: string[] = []
+    const original = app.router.handle
+    app.router.handle = function wrapped(this: any, req: any, res: any, done: any) {
+      calls.push(req.url)
+      return original.call(this, req, res, done)
+    }
+    await request(app).get('/').expect(200, 'ok')
+    await request(app).get('/missing').expect(404)
+    expect(calls).toEqual(['/', '/missing'])
+  })
+})
