@@ -1,5 +1,5 @@
 import parseUrl from 'parseurl'
-import { Layer, firstSegment, type Handler, type MatchResult } from './layer'
+import { Layer, firstSegment, forwardRejection, type Handler, type MatchResult } from './layer'
 import { from, indexOf, kState, literalKey, newState, stateOf, type RouterState, type StackIndex } from './stack'
 import { Route, useArguments } from './route'
 import { methods } from './methods'
@@ -538,10 +538,7 @@ function processParams(callbacks: Record<string, ParamCallback[]>, keys: string[
     }
     if (!fn) return param()
     try {
-      const ret = fn(req, res, paramCallback, value, key)
-      if (ret !== undefined && ret !== null && typeof ret.then === 'function') {
-        ret.then(null, (e: unknown) => paramCallback(e || new Error('Rejected promise')))
-      }
+      forwardRejection(fn(req, res, paramCallback, value, key), paramCallback)
     } catch (e) {
       paramCallback(e)
     }

@@ -121,10 +121,7 @@ export class Layer {
       return
     }
     try {
-      const ret = fn(req, res, next)
-      if (ret !== undefined && ret !== null && typeof ret.then === 'function') {
-        ret.then(null, (err: unknown) => next(err || new Error('Rejected promise')))
-      }
+      forwardRejection(fn(req, res, next), next)
     } catch (err) {
       next(err)
     }
@@ -142,14 +139,26 @@ export class Layer {
       return
     }
     try {
-      const ret = fn(err, req, res, next)
-      if (ret !== undefined && ret !== null && typeof ret.then === 'function') {
-        ret.then(null, (e: unknown) => next(e || new Error('Rejected promise')))
-      }
+      forwardRejection(fn(err, req, res, next), next)
     } catch (e) {
       next(e)
     }
   }
+}
+
+/** Is `value` a promise? Any thenable counts, as in router@2. */
+export function isThenable(value: any): value is PromiseLike<unknown> {
+  return value !== undefined && value !== null && typeof value.then === 'function'
+}
+
+/** What a rejection passes on: its reason, or an Error when the reason is falsy (router@2). */
+export function rejectionError(reason: unknown): unknown {
+  return reason || new Error('Rejected promise')
+}
+
+/** When a handler returned a promise, send its rejection to `next`. */
+export function forwardRejection(ret: unknown, next: (err?: any) => void): void {
+  if (isThenable(ret)) ret.then(null, (reason: unknown) => next(rejectionError(reason)))
 }
 
 function hide(target: object, key: symbol, value: unknown): void {

@@ -9,7 +9,7 @@
 // Without subscribers nothing here runs: the router checks `layerActive()`
 // (a property read) before choosing the traced path, and allocates nothing.
 import dc from 'node:diagnostics_channel'
-import type { Layer } from './layer'
+import { isThenable, rejectionError, type Layer } from './layer'
 
 /** The kind of a traced call. */
 export type LayerKind = 'middleware' | 'request handler' | 'error handler'
@@ -106,10 +106,6 @@ export function publishRoute(req: any, res: any, path: unknown): void {
   routeChannel.publish(message)
 }
 
-function isThenable(value: any): value is PromiseLike<unknown> {
-  return value !== undefined && value !== null && typeof value.then === 'function'
-}
-
 /**
  * Call `fn(...args)` inside the layer channel: start, the call, end; a thrown
  * error publishes error (before end) and goes to `next`; a returned promise
@@ -152,7 +148,7 @@ export function traceCall(layer: Layer, kind: LayerKind, req: any, res: any, err
       layerChannel.asyncStart.publish(ctx)
       layerChannel.asyncEnd.publish(ctx)
     }, (reason) => {
-      const e = reason || new Error('Rejected promise')
+      const e = rejectionError(reason)
       ctx.error = e
       layerChannel.error.publish(ctx)
       layerChannel.asyncStart.publish(ctx)
