@@ -24,12 +24,28 @@ type Matcher = (path: string) => MatchResult | false
 
 const TRAILING_SLASHES = /\/+$/
 
-/** Internal fields of a Layer, kept off its enumerable keys (tools print and copy layers). */
-export const kEnd = Symbol('switchyard.layer.end')
-export const kLiterals = Symbol('switchyard.layer.literals')
-export const kSegments = Symbol('switchyard.layer.segments')
-export const kSensitive = Symbol('switchyard.layer.sensitive')
-export const kStrict = Symbol('switchyard.layer.strict')
+/** What the router's index needs to know of a layer (src/router/stack.ts). */
+export interface IndexKeys {
+  /**
+   * When every path of this layer is a plain string without parameters: the
+   * literal paths (lower-cased unless case-sensitive, trailing slashes loosened
+   * unless strict), so the router can compare strings instead of running a regexp.
+   */
+  literals: string[] | undefined
+  /**
+   * For layers that are not plain literals: the first path segment ('/users')
+   * every path they can match starts with, one per registered path (same
+   * case rule), or undefined when some path has no such segment (a
+   * parameter, wildcard or optional part within the first segment, a regexp).
+   */
+  segments: string[] | undefined
+  sensitive: boolean
+  strict: boolean
+  end: boolean
+}
+
+/** The hidden key of a layer's IndexKeys: a layer's own keys stay router@2's, for tools that print or copy it. */
+export const kIndexKeys = Symbol('switchyard.layer.indexKeys')
 
 /**
  * A layer: one compiled path matcher and one handler. Compiled once, in the
@@ -52,22 +68,8 @@ export class Layer {
   declare route: Route | undefined
   /** the method, for layers inside a Route's stack (undefined = all) */
   declare method: string | undefined
-  /**
-   * When every path of this layer is a plain string without parameters: the
-   * literal paths (lower-cased unless case-sensitive, trailing slashes loosened
-   * unless strict), so the router can compare strings instead of running a regexp.
-   */
-  declare [kLiterals]: string[] | undefined
-  /**
-   * For layers that are not plain literals: the first path segment ('/users')
-   * every path they can match starts with, one per registered path (same
-   * case rule), or undefined when some path has no such segment (a
-   * parameter, wildcard or optional part within the first segment, a regexp).
-   */
-  declare [kSegments]: string[] | undefined
-  declare [kSensitive]: boolean
-  declare [kStrict]: boolean
-  declare [kEnd]: boolean
+  /** what the router's index needs to know of the layer (hidden: tools see router@2's keys) */
+  declare [kIndexKeys]: IndexKeys
 
   constructor(path: unknown, options: LayerOptions, fn: Handler) {
     const sensitive = Boolean(options.sensitive)
@@ -84,11 +86,14 @@ export class Layer {
     const parsed = paths.map((p) => (typeof p === 'string' ? staticText(p) : undefined))
     const literals = parsed.map((t) => (t !== undefined && t.literal ? (strict ? t.text : loosen(t.text)) : undefined))
     this.matchers = paths.map((p, i) => compile(p, literals[i], sensitive, strict, end))
-    hide(this, kLiterals, this.slash ? undefined : indexKeys(literals, sensitive))
-    hide(this, kSegments, this.slash ? undefined : segmentKeys(parsed, sensitive))
-    hide(this, kSensitive, sensitive)
-    hide(this, kStrict, strict)
-    hide(this, kEnd, end)
+    const keys: IndexKeys = {
+      literals: this.slash ? undefined : indexKeys(literals, sensitive),
+      segments: this.slash ? undefined : segmentKeys(parsed, sensitive),
+      sensitive,
+      strict,
+      end
+    }
+    Object.defineProperty(this, kIndexKeys, { value: keys, writable: true, enumerable: false, configurable: true })
   }
 
   /**
@@ -159,10 +164,6 @@ export function rejectionError(reason: unknown): unknown {
 /** When a handler returned a promise, send its rejection to `next`. */
 export function forwardRejection(ret: unknown, next: (err?: any) => void): void {
   if (isThenable(ret)) ret.then(null, (reason: unknown) => next(rejectionError(reason)))
-}
-
-function hide(target: object, key: symbol, value: unknown): void {
-  Object.defineProperty(target, key, { value, writable: true, enumerable: false, configurable: true })
 }
 
 function compile(path: unknown, literal: string | undefined, sensitive: boolean, strict: boolean, end: boolean): Matcher {

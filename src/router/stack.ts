@@ -2,7 +2,7 @@
 // tools read and edit as `router.stack` (every edit bumps a version), and the
 // index of the layers by exact path and by first path segment, rebuilt when
 // the version moved. See docs/design.md (Speed, items 2, 8 and 10).
-import { Layer, kEnd, kLiterals, kSegments, kSensitive, kStrict } from './layer'
+import { Layer, kIndexKeys } from './layer'
 
 /** The static-route index of a router's stack, rebuilt when the stack changes. */
 export interface StackIndex {
@@ -97,9 +97,9 @@ export function indexOf(state: RouterState, sensitive: boolean, strict: boolean)
   }
   for (let i = 0; i < stack.length; i++) {
     const layer = stack[i]
-    const ours = layer instanceof Layer && layer[kSensitive] === sensitive
-    const lits = ours && layer.route && layer[kEnd] && layer[kStrict] === strict ? layer[kLiterals] : undefined
-    const segs = ours && lits === undefined ? layer[kSegments] : undefined
+    const keys = layer instanceof Layer && layer[kIndexKeys].sensitive === sensitive ? layer[kIndexKeys] : undefined
+    const lits = keys !== undefined && layer.route && keys.end && keys.strict === strict ? keys.literals : undefined
+    const segs = keys !== undefined && lits === undefined ? keys.segments : undefined
     if (lits) add(literal, lits, i)
     else if (segs) add(segment, segs, i)
     else other.push(i)
