@@ -6,6 +6,7 @@ import { finalHandler } from './final-handler'
 import { View, type Engine } from './view'
 import { compileETag, compileQueryParser, compileTrust } from './utils/compile'
 import { setHttp2Prototypes } from './http2'
+import { putHeaderWith } from './utils/headers'
 
 /** Marks that `trust proxy` still has its default value (then a mounted app inherits its parent's). */
 const trustProxyDefault = Symbol('trust proxy default')
@@ -72,11 +73,17 @@ application.defaultConfiguration = function defaultConfiguration(this: any) {
 
 /** Handle one request: link req/res, give them the app's prototypes, run the router, then the final handler. */
 application.handle = function handle(this: any, req: any, res: any, callback?: Next) {
-  if (this.settings['x-powered-by']) res.setHeader('X-Powered-By', 'Switchyard')
-  req.res = res
-  res.req = req
   const request = this.request
   const response = this.response
+  if (this.settings['x-powered-by']) {
+    // Express sets it through the setHeader res has before its prototype
+    // changes: on a response built with app.response already (adoptServer),
+    // that is the one of Node's class, not one patched on app.response
+    const set = Object.getPrototypeOf(res) === response && Object.getPrototypeOf(req) === request ? serverSetHeader() : res.setHeader
+    putHeaderWith(res, set, 'X-Powered-By', 'x-powered-by', 'Switchyard')
+  }
+  req.res = res
+  res.req = req
   // Swapping prototypes costs more than the rest of the dispatch together
   // (see docs/design.md): skip it when the objects were built with the right ones.
   if (Object.getPrototypeOf(req) !== request) {
@@ -93,6 +100,11 @@ application.handle = function handle(this: any, req: any, res: any, callback?: N
   const router = this.router
   if (router.handle === Router.prototype.handle) dispatch(router, req, res, callback, final)
   else router.handle(req, res, callback ?? ((err?: any) => final!(req, res, err))) // wrapped by a tool: go through it
+}
+
+/** The setHeader of Node's ServerResponse (read each time: a tool may patch it). */
+function serverSetHeader(): (name: string, value: unknown) => unknown {
+  return http.ServerResponse.prototype.setHeader
 }
 
 /** The app's final handler as the router calls it: 404 or the error page. */

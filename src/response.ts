@@ -18,6 +18,7 @@ import {
 } from './utils/res-file'
 import { jsonpBody, stringifyJson } from './utils/res-json'
 import { builtinStringTag, isBuiltinETag, type ETagFn } from './utils/compile'
+import { putHeader } from './utils/headers'
 import { formatKeyType, normaliseContentType, typeFromName, withUtf8Charset } from './utils/res-type'
 
 export type { CookieOptions } from './utils/res-cookie'
@@ -332,9 +333,12 @@ type Chunk = string | Buffer | undefined
 function stringType(res: Response, initial: boolean): void {
   const type = res.getHeader('content-type')
   if (!type) {
-    if (initial) res.setHeader('Content-Type', HTML_UTF8)
+    if (initial) putHeader(res, 'Content-Type', 'content-type', HTML_UTF8)
   } else if (typeof type === 'string' && type !== HTML_UTF8) {
-    res.setHeader('Content-Type', withUtf8Charset(type))
+    const value = withUtf8Charset(type)
+    // the same value again (res.json's type): setHeader validated it already
+    if (value === type) putHeader(res, 'Content-Type', 'content-type', value)
+    else res.setHeader('Content-Type', value)
   }
 }
 
@@ -366,10 +370,15 @@ function lengthAndEtag(res: Response, chunk: string | Buffer, etagFn: ETagFn | u
   } else {
     length = body.length
   }
-  if (!res.hasHeader('transfer-encoding')) res.setHeader('Content-Length', String(length))
+  if (!res.hasHeader('transfer-encoding')) putHeader(res, 'Content-Length', 'content-length', String(length))
   if (etagFn !== undefined) {
-    const tag = typeof body === 'string' ? builtinStringTag(etagFn, body, length) : etagFn(body, undefined)
-    if (tag) res.setHeader('ETag', tag)
+    if (typeof body === 'string') {
+      // the built-in tag: W/"<hex length>-<base64>", always a valid value
+      putHeader(res, 'ETag', 'etag', builtinStringTag(etagFn, body, length))
+    } else {
+      const tag = etagFn(body, undefined)
+      if (tag) res.setHeader('ETag', tag)
+    }
   }
   return body
 }
@@ -477,7 +486,7 @@ response.send = function send(body) {
 response.json = function json(body) {
   const app = this.app
   const text = stringifyJson(body, app.get('json replacer'), app.get('json spaces'), app.get('json escape'))
-  if (!this.getHeader('content-type')) this.setHeader('Content-Type', JSON_UTF8)
+  if (!this.getHeader('content-type')) putHeader(this, 'Content-Type', 'content-type', JSON_UTF8)
   return this.send(text)
 }
 

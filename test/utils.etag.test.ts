@@ -5,7 +5,7 @@ import etag from 'etag'
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import fw from '../src/index'
-import { CACHE_MAX_BODY, CACHE_MAX_ENTRIES, cacheSizes, entityTag, hashWith, stringTag } from '../src/utils/etag'
+import { CACHE_MAX_BODY, CACHE_MAX_ENTRIES, CACHE_MAX_LARGE_BODY, CACHE_MAX_LARGE_ENTRIES, cacheSizes, entityTag, hashWith, stringTag } from '../src/utils/etag'
 import { strongETag, weakETag } from '../src/utils/compile'
 
 const samples = ['', 'Hello World', 'é', '\u{1f600} emoji', 'x'.repeat(CACHE_MAX_BODY), 'y'.repeat(CACHE_MAX_BODY + 1), JSON.stringify({ a: [1, 2, 3] })]
@@ -44,10 +44,34 @@ describe('the tag memo', () => {
     expect(cacheSizes().weak).toBeLessThanOrEqual(CACHE_MAX_ENTRIES)
   })
 
-  it('does not keep long bodies', () => {
-    const before = cacheSizes().strong
-    entityTag('z'.repeat(CACHE_MAX_BODY + 10), undefined, false)
-    expect(cacheSizes().strong).toBe(before)
+  it('does not keep bodies over the large-body limit', () => {
+    const before = cacheSizes()
+    entityTag('z'.repeat(CACHE_MAX_LARGE_BODY + 10), undefined, false)
+    expect(cacheSizes()).toEqual(before)
+  })
+
+  it('keeps long bodies under a sampled key, and a change between the samples still gives a new tag', () => {
+    const base = 'q'.repeat(CACHE_MAX_BODY * 2)
+    const tag = stringTag(base, base.length, true)
+    expect(tag).toBe(etag(base, { weak: true }))
+    expect(cacheSizes().weakLarge).toBeGreaterThan(0)
+    // 2048 characters are sampled every 32: positions 1, 33, 1000 are never read by the key
+    for (const at of [1, 33, 1000, base.length - 1]) {
+      const changed = base.slice(0, at) + 'r' + base.slice(at + 1)
+      expect(stringTag(changed, changed.length, true)).toBe(etag(changed, { weak: true }))
+      // and the original body, asked again after a colliding body replaced its entry
+      expect(stringTag(base, base.length, true)).toBe(tag)
+    }
+    const json = JSON.stringify({ users: Array.from({ length: 40 }, (_, i) => ({ id: i, name: 'user ' + i })) })
+    const edited = json.replace('user 17', 'user 71')
+    expect(stringTag(json, json.length, false)).toBe(etag(json))
+    expect(stringTag(edited, edited.length, false)).toBe(etag(edited))
+    expect(stringTag(json, json.length, false)).toBe(etag(json))
+  })
+
+  it('keeps the large-body caches bounded', () => {
+    for (let i = 0; i < CACHE_MAX_LARGE_ENTRIES * 3; i++) stringTag(i + 'w'.repeat(CACHE_MAX_BODY + i), CACHE_MAX_BODY + i + String(i).length, false)
+    expect(cacheSizes().strongLarge).toBeLessThanOrEqual(CACHE_MAX_LARGE_ENTRIES)
   })
 
   it('a response whose body changes gets a new ETag', async () => {

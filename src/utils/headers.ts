@@ -1,0 +1,76 @@
+// Writing headers Switchyard itself made (constant Content-Types, a decimal
+// Content-Length, its own ETag, X-Powered-By) without Node re-validating them.
+//
+// `res.setHeader(name, value)` checks the name against the token grammar and
+// the value against the field-value grammar (two regular expressions), lower-
+// cases the name, then stores `[name, value]` under the lower-cased name in the
+// response's header store. For a value Switchyard built itself the checks can
+// never fail; skipping them is a quarter of the cost (4 headers: ~470 ns with
+// setHeader, ~105 ns stored directly; docs/design.md, Speed).
+//
+// The store sits behind a symbol of Node's (`kOutHeaders`), which is private.
+// It is found once, by description, on a probe response, and only trusted
+// when a header set through the public API shows up in it in the expected
+// `{ lowercase: [name, value] }` form and `getHeader`/`getHeaders` read back a
+// directly stored one. Otherwise every call falls back to `res.setHeader`,
+// which behaves the same (test/utils.headers.test.ts runs both ways).
+import http from 'node:http'
+
+const nativeSetHeader = http.OutgoingMessage.prototype.setHeader
+
+/** The private key of Node's outgoing header store, or undefined when it cannot be trusted. */
+let storeKey: symbol | undefined = findStoreKey()
+
+function findStoreKey(): symbol | undefined {
+  try {
+    const probe = new http.OutgoingMessage()
+    probe.setHeader('X-Switchyard-Probe', 'a')
+    let key: symbol | undefined
+    for (const sym of Object.getOwnPropertySymbols(probe)) {
+      if (sym.description !== 'kOutHeaders') continue
+      const store = (probe as any)[sym]
+      const entry = store && store['x-switchyard-probe']
+      if (Array.isArray(entry) && entry.length === 2 && entry[0] === 'X-Switchyard-Probe' && entry[1] === 'a') key = sym
+    }
+    if (key === undefined) return undefined
+    // a fresh message starts with no store: the direct path must create it as Node does
+    const fresh = new http.OutgoingMessage()
+    if ((fresh as any)[key] !== null) return undefined
+    ;(fresh as any)[key] = { __proto__: null, 'x-b': ['X-B', 'b'] }
+    if (fresh.getHeader('x-b') !== 'b' || !fresh.hasHeader('X-B') || fresh.getHeaders()['x-b'] !== 'b') return undefined
+    return key
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * `res.setHeader(name, value)` for a header Switchyard built: `lower` is
+ * `name.toLowerCase()`, and both name and value are known to be valid. Goes
+ * through `res.setHeader` whenever anything is unusual: headers already sent
+ * (setHeader throws), setHeader replaced or wrapped by a middleware (it must
+ * see the call), an HTTP/2 response, or no trusted store key.
+ */
+export function putHeader(res: any, name: string, lower: string, value: string): void {
+  putHeaderWith(res, res.setHeader, name, lower, value)
+}
+
+/** `putHeader` where the caller says which setHeader Express would call (`set.call(res, name, value)`). */
+export function putHeaderWith(res: any, set: (name: string, value: any) => unknown, name: string, lower: string, value: string): void {
+  if (set === nativeSetHeader && storeKey !== undefined && !res._header) {
+    let store = res[storeKey]
+    if (store === null) res[storeKey] = store = { __proto__: null }
+    if (typeof store === 'object' && store !== null) {
+      store[lower] = [name, value]
+      return
+    }
+  }
+  set.call(res, name, value)
+}
+
+/** For tests: whether the direct store is in use; `use(false)` forces the setHeader fallback, `use(true)` looks again. */
+export function directHeaderStore(use?: boolean): boolean {
+  if (use === false) storeKey = undefined
+  else if (use === true) storeKey = findStoreKey()
+  return storeKey !== undefined
+}

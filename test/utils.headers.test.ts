@@ -1,0 +1,139 @@
+// Headers Switchyard builds itself (X-Powered-By, the default Content-Types,
+// Content-Length, the built-in ETag) go straight into Node's header store
+// (src/utils/headers.ts). These tests pin what must not change: the same
+// headers, in the same order, readable with the same types during and after
+// the response; setHeader wrappers still see every call; and the setHeader
+// fallback, used where the store cannot be trusted, answers the same.
+import http from 'node:http'
+import { once } from 'node:events'
+import type { AddressInfo } from 'node:net'
+import { afterAll, describe, expect, it } from 'vitest'
+import express from 'express'
+import fw from '../src/index'
+import { directHeaderStore, putHeader } from '../src/utils/headers'
+
+/** What a handler saw of its own response after answering, and what went on the wire. */
+async function answer(app: any, path: string, method = 'GET') {
+  const server = http.createServer(app).listen(0)
+  await once(server, 'listening')
+  try {
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`, { method })
+    const raw: string[] = []
+    res.headers.forEach((v, k) => { if (k !== 'date' && k !== 'keep-alive' && k !== 'connection') raw.push(k + ': ' + v) })
+    return { status: res.status, raw, body: await res.text() }
+  } finally {
+    server.close()
+  }
+}
+
+function probeApp() {
+  const app = fw()
+  const seen: Record<string, unknown> = {}
+  const read = (res: any) => ({ headers: { ...res.getHeaders() }, names: res.getHeaderNames(), length: res.getHeader('Content-Length'), etag: res.getHeader('etag'), type: res.get('Content-Type'), powered: res.hasHeader('x-powered-by') })
+  app.get('/text', (req, res) => { res.send('Hello World'); seen.text = read(res) })
+  app.get('/json', (req, res) => { res.json({ a: 1 }); seen.json = read(res) })
+  app.get('/typed', (req, res) => { res.type('txt'); res.send('typed'); seen.typed = read(res) })
+  app.get('/presetLength', (req, res) => { res.setHeader('Content-Length', 999); res.send('x') ; seen.presetLength = read(res) })
+  app.get('/buffer', (req, res) => { res.send(Buffer.from('bytes')); seen.buffer = read(res) })
+  app.get('/late', (req, res) => {
+    res.send('first')
+    try { res.send('second') } catch (err: any) { seen.late = err.code }
+  })
+  return { app, seen }
+}
+
+describe('headers stored directly', () => {
+  afterAll(() => { directHeaderStore(true) })
+
+  it('are in use on this Node', () => {
+    expect(directHeaderStore()).toBe(true)
+  })
+
+  it('read back with setHeader\'s types during and after the response, and the fallback answers the same', async () => {
+    const results: any[] = []
+    for (const direct of [true, false]) {
+      directHeaderStore(direct)
+      const { app, seen } = probeApp()
+      const wire: any = {}
+      for (const path of ['/text', '/json', '/typed', '/presetLength', '/buffer', '/late']) wire[path] = await answer(app, path)
+      wire.head = await answer(app, '/text', 'HEAD')
+      results.push({ seen, wire })
+    }
+    expect(results[0]).toEqual(results[1])
+    const { seen, wire } = results[0]
+    expect(seen.text.length).toBe('11')
+    expect(seen.text.headers).toEqual({ 'x-powered-by': 'Switchyard', 'content-type': 'text/html; charset=utf-8', 'content-length': '11', etag: 'W/"b-Ck1VqNd45QIvq3AZd8XYQLvEhtA"' })
+    expect(seen.text.names).toEqual(['x-powered-by', 'content-type', 'content-length', 'etag'])
+    expect(seen.json.type).toBe('application/json; charset=utf-8')
+    expect(seen.presetLength.length).toBe('1')
+    expect(seen.late).toBe('ERR_HTTP_HEADERS_SENT')
+    expect(wire['/text'].raw).toEqual(['content-length: 11', 'content-type: text/html; charset=utf-8', 'etag: W/"b-Ck1VqNd45QIvq3AZd8XYQLvEhtA"', 'x-powered-by: Switchyard'])
+  })
+
+  it('still go through a wrapped setHeader, so the wrapper sees every call', async () => {
+    const app = fw()
+    const calls: string[] = []
+    app.use((req, res, next) => {
+      const original = res.setHeader
+      res.setHeader = function (this: any, name: string, value: any) {
+        calls.push(name)
+        return original.call(this, name, value)
+      } as any
+      next()
+    })
+    app.get('/', (req, res) => { res.send('hi') })
+    const { raw } = await answer(app, '/')
+    expect(calls).toEqual(['Content-Type', 'Content-Length', 'ETag'])
+    expect(raw).toContain('content-length: 2')
+  })
+
+  it('go through a setHeader patched on app.response or on Node\'s class exactly where Express\'s calls go', async () => {
+    const record = async (lib: any, where: 'app' | 'node') => {
+      const app = lib()
+      const calls: string[] = []
+      const target = where === 'app' ? app.response : http.OutgoingMessage.prototype
+      const original = target.setHeader
+      target.setHeader = function (this: any, name: string, value: any) {
+        calls.push(name)
+        return original.call(this, name, value)
+      }
+      try {
+        app.get('/', (req: any, res: any) => { res.json([1]) })
+        const server = http.createServer(app).listen(0)
+        await once(server, 'listening')
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
+        // the second request arrives with app.response already in place (adoptServer)
+        for (let i = 0; i < 2; i++) await (await fetch(url)).text()
+        server.close()
+      } finally {
+        target.setHeader = original
+      }
+      return calls
+    }
+    for (const where of ['app', 'node'] as const) {
+      expect(await record(fw, where)).toEqual(await record(express, where))
+    }
+    // res.json sets the type, then res.send sets it again (with the charset): a wrapper sees both, as in Express
+    expect(await record(fw, 'app')).toEqual(['Content-Type', 'Content-Type', 'Content-Length', 'ETag', 'Content-Type', 'Content-Type', 'Content-Length', 'ETag'])
+  })
+
+  it('throw as setHeader does once the head is sent', () => {
+    const res = new http.ServerResponse(new http.IncomingMessage(null as any))
+    ;(res as any)._header = 'HTTP/1.1 200 OK\r\n\r\n'
+    expect(() => putHeader(res, 'ETag', 'etag', '"x"')).toThrow(expect.objectContaining({ code: 'ERR_HTTP_HEADERS_SENT' }))
+  })
+})
+
+describe('a Content-Type set again with the same value', () => {
+  it('takes Express\'s name casing on the wire', async () => {
+    const app = fw()
+    app.get('/', (req, res) => { res.setHeader('content-type', 'application/json; charset=utf-8'); res.send('{}') })
+    const server = http.createServer(app).listen(0)
+    await once(server, 'listening')
+    const raw = await new Promise<string>((resolve) => {
+      http.get(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, (res) => { res.resume(); resolve(res.rawHeaders.join('\n')) })
+    })
+    server.close()
+    expect(raw).toContain('Content-Type\napplication/json; charset=utf-8')
+  })
+})
