@@ -90,3 +90,42 @@ describe('Layer static matching agrees with path-to-regexp', () => {
     expect(layer.match('/f/a/b%20c')).toEqual({ path: '/f/a/b%20c', params: { rest: ['a', 'b c'] } })
   })
 })
+
+describe('Layer parameter matching agrees with path-to-regexp\'s match', () => {
+  // src/router/layer.ts fills params as a fast-mode object and then drops its
+  // prototype; the result must be the same object path-to-regexp's match gives
+  const patterns = ['/user/:id', '/:a/:b', '/files/*path', '/x{/:opt}', '/:a{-:b}', '/"quoted":q', '/:__proto__', '/:"0"/:"1"', '/:b/:a', '/*all', '/p{/:x}/:y']
+  const requests = ['/user/42', '/user/a%20b', '/user/%E2%82%AC', '/a/b', '/files/x/y%2Fz/', '/x', '/x/1', '/one-two', '/one', '/quoted', '/z', '/p/y', '/p/1/2', '/', '//', '/user/42/', '/USER/7']
+  for (const end of [true, false]) {
+    for (const sensitive of [true, false]) {
+      it(`end=${end} sensitive=${sensitive}`, () => {
+        for (const pattern of patterns) {
+          const layer = new Layer(pattern, { end, strict: false, sensitive }, noop)
+          const expected = viaRegexp(pattern, { end, strict: false, sensitive })
+          for (const path of requests) {
+            const got = layer.match(path)
+            const want = expected(path)
+            expect({ pattern, path, got }).toEqual({ pattern, path, got: want })
+            if (got && want) {
+              expect(Object.getPrototypeOf(got.params)).toBe(null)
+              expect(Reflect.ownKeys(got.params)).toEqual(Reflect.ownKeys(want.params))
+            }
+          }
+        }
+      })
+    }
+  }
+
+  it('keeps a parameter named __proto__ as an own property', () => {
+    const m = new Layer('/:__proto__', { end: true }, noop).match('/v')
+    expect(Object.getOwnPropertyDescriptor(m!.params, '__proto__')?.value).toBe('v')
+    expect(Object.getPrototypeOf(m!.params)).toBe(null)
+  })
+
+  it('gives a new params object on every match', () => {
+    const layer = new Layer('/u/:id', { end: true }, noop)
+    const a = layer.match('/u/1')!.params
+    a.extra = true
+    expect(layer.match('/u/1')!.params).toEqual(Object.assign(Object.create(null), { id: '1' }))
+  })
+})

@@ -140,11 +140,17 @@ function pathnameOf(req: any): string | undefined {
   }
 }
 
-/** Merge the parent's params under the child's; numeric keys of the child are shifted after the parent's. */
+/**
+ * Merge the parent's params under the child's; numeric keys of the child are
+ * shifted after the parent's. `Object.assign`, as router@2 does: the params
+ * the router's matchers make are fast-mode objects (src/router/layer.ts),
+ * which it copies quickly (it was slow over path-to-regexp's dictionary-mode
+ * ones: 28% of a request through three mergeParams routers).
+ */
 function mergeParams(params: Record<string, any>, parent: unknown): Record<string, any> {
   if (typeof parent !== 'object' || !parent) return params
-  const obj: Record<string, any> = assignOwn({}, parent, true)
-  if (!(0 in params) || !(0 in parent)) return assignOwn(obj, params, false)
+  const obj: Record<string, any> = Object.assign({}, parent)
+  if (!(0 in params) || !(0 in parent)) return Object.assign(obj, params)
   let i = 0
   let o = 0
   while (i in params) i++
@@ -153,28 +159,7 @@ function mergeParams(params: Record<string, any>, parent: unknown): Record<strin
     params[i + o] = params[i]
     if (i < o) delete params[i]
   }
-  return assignOwn(obj, params, false)
-}
-
-const isEnumerable = Object.prototype.propertyIsEnumerable
-
-/**
- * `Object.assign(target, source)`: the same own enumerable keys in the same
- * order (strings, then symbols), read the same way. Params from
- * path-to-regexp have no prototype, which V8 keeps in dictionary mode and
- * `Object.assign` copies slowly (28% of a request through three mergeParams
- * routers); `Object.keys` and a loop take 40% of the time. The symbol pass
- * (as costly again) is only for the parent's params, which the app may have
- * touched: the child's come from the router's own matchers.
- */
-function assignOwn(target: Record<string | symbol, any>, source: any, symbols: boolean): Record<string, any> {
-  const keys = Object.keys(source)
-  for (let i = 0; i < keys.length; i++) target[keys[i]] = source[keys[i]]
-  if (symbols) {
-    const syms = Object.getOwnPropertySymbols(source)
-    for (let i = 0; i < syms.length; i++) if (isEnumerable.call(source, syms[i])) target[syms[i]] = source[syms[i]]
-  }
-  return target
+  return Object.assign(obj, params)
 }
 
 function sendOptions(res: any, allowed: string[], done: Next): void {
@@ -295,6 +280,25 @@ function finish(d: Dispatch, err: any): void {
 function stepper(d: Dispatch): Next {
   return (err?: any): void => {
     const req = d.req
+    // The common step, a middleware on '/' right after the last layer (a
+    // pass-through chain): it matches every path, strips nothing and takes no
+    // param triggers, so none of the search below is needed. Taken only when
+    // the last layer left nothing to undo and req.url is the one already parsed.
+    if (err === undefined && d.sync < 100 && d.removed.length === 0 && !d.slashAdded && d.mountSaved === null) {
+      const i = d.idx
+      const stack = d.stack
+      if (i < stack.length) {
+        const layer = stack[i]
+        if (layer.slash === true && req.url === d.lastUrl && d.lastPath != null && layer instanceof Layer) {
+          d.idx = i + 1
+          d.sync++
+          req.params = d.mergeParams ? mergeParams({}, d.parentParams) : {}
+          layer.handleRequest(req, d.res, d.next)
+          d.sync = 0
+          return
+        }
+      }
+    }
     let layerError = err === 'route' ? null : err
 
     if (d.slashAdded) {

@@ -303,3 +303,45 @@ describe('mergeParams copies what Object.assign copies', () => {
     expect((r.switchyard.records[0] as unknown[])[1]).toBe('symbol value')
   })
 })
+
+describe('chains of middleware on / (the router\'s pass-through step)', () => {
+  // Each middleware records what it sees; both apps must record the same.
+  const build = (app: any, lib: Lib, record: (v: unknown) => void) => {
+    const seen = (tag: string) => (req: any, res: any, next: any) => {
+      record({ tag, url: req.url, baseUrl: req.baseUrl, params: { ...req.params }, proto: Object.getPrototypeOf(req.params) === null })
+      next()
+    }
+    // 250 pass-throughs: past the 100-step synchronous limit twice
+    for (let i = 0; i < 250; i++) app.use((req: any, res: any, next: any) => { req.count = (req.count ?? 0) + 1; next() })
+    app.use(seen('after250'))
+    app.use((req: any, res: any, next: any) => { req.params.leaked = 'x'; next() })
+    app.use(seen('fresh params'))
+    app.use((req: any, res: any, next: any) => { req.url = '/rewritten' + req.url; next() })
+    app.use(seen('rewritten'))
+    app.use('/rewritten', (req: any, res: any, next: any) => { record({ tag: 'mounted', url: req.url, baseUrl: req.baseUrl }); next() })
+    app.use(seen('after mount'))
+    app.use((req: any, res: any, next: any) => { req.url = req.url.slice('/rewritten'.length) || '/'; next() })
+    const inner = lib.Router({ mergeParams: true })
+    for (let i = 0; i < 3; i++) inner.use(seen('inner ' + i))
+    inner.use((req: any, res: any, next: any) => next(i0(req)))
+    inner.use((err: any, req: any, res: any, next: any) => { record({ tag: 'inner error', message: err?.message }); next() })
+    inner.use(seen('after inner error'))
+    inner.use((req: any, res: any, next: any) => next('route'))
+    inner.use(seen('after next(route)'))
+    inner.use((req: any, res: any, next: any) => next('router'))
+    inner.use(seen('never'))
+    app.use('/:group', inner)
+    app.use((req: any, res: any, next: any) => { throw new Error('thrown') })
+    app.use(seen('skipped by the error'))
+    app.use((err: any, req: any, res: any, next: any) => { res.json({ err: err.message, count: req.count, params: req.params }) })
+  }
+  const i0 = (req: any) => (req.query.fail ? new Error('inner') : undefined)
+
+  for (const path of ['/g/x', '/g/x?fail=1', '/G', '/']) {
+    it(`records the same for ${path}`, async () => {
+      const r = await recorded(build, { method: 'GET', path })
+      expect(r.switchyard).toEqual(r.express)
+      expect(r.switchyard.records.length).toBeGreaterThan(3)
+    })
+  }
+})
