@@ -129,3 +129,21 @@ describe('Layer parameter matching agrees with path-to-regexp\'s match', () => {
     expect(layer.match('/u/1')!.params).toEqual(Object.assign(Object.create(null), { id: '1' }))
   })
 })
+
+describe('a layer whose handle is replaced', () => {
+  it('uses the new handler\'s arity (tools wrap layer.handle after registration)', () => {
+    const calls: string[] = []
+    const layer = new Layer('/', { end: false }, (req: any, res: any, next: any) => { calls.push('request'); next() })
+    const next = (err?: any) => calls.push('next ' + (err ? err.message : ''))
+    layer.handleRequest({}, {}, next)
+    layer.handleError(new Error('e1'), {}, {}, next)
+    // now an error handler: skipped for requests, called for errors
+    layer.handle = (err: any, req: any, res: any, next: any) => { calls.push('error ' + err.message); next() }
+    layer.handleRequest({}, {}, next)
+    layer.handleError(new Error('e2'), {}, {}, next)
+    // and back to a request handler
+    layer.handle = (req: any, res: any, next: any) => { calls.push('request again'); next() }
+    layer.handleRequest({}, {}, next)
+    expect(calls).toEqual(['request', 'next ', 'next e1', 'next ', 'error e2', 'next ', 'request again', 'next '])
+  })
+})

@@ -24,7 +24,7 @@ type Matcher = (path: string) => MatchResult | false
 
 const TRAILING_SLASHES = /\/+$/
 
-/** What the router's index needs to know of a layer (src/router/stack.ts). */
+/** What the router knows of a layer beyond router@2's fields: the index's keys (src/router/stack.ts) and the handler's arity. */
 export interface IndexKeys {
   /**
    * When every path of this layer is a plain string without parameters: the
@@ -42,6 +42,14 @@ export interface IndexKeys {
   sensitive: boolean
   strict: boolean
   end: boolean
+  /**
+   * The handler whose `length` was read last, and that length. Reading a
+   * function's `length` is an accessor call (~15 ns, more than the rest of a
+   * pass-through step); the layer reads it again only when `handle` is
+   * replaced (as tracing tools do).
+   */
+  fn: Handler | undefined
+  arity: number
 }
 
 /** The hidden key of a layer's IndexKeys: a layer's own keys stay router@2's, for tools that print or copy it. */
@@ -68,7 +76,7 @@ export class Layer {
   declare route: Route | undefined
   /** the method, for layers inside a Route's stack (undefined = all) */
   declare method: string | undefined
-  /** what the router's index needs to know of the layer (hidden: tools see router@2's keys) */
+  /** what the router knows of the layer beyond router@2's fields (hidden: tools see router@2's keys) */
   declare [kIndexKeys]: IndexKeys
 
   constructor(path: unknown, options: LayerOptions, fn: Handler) {
@@ -91,7 +99,9 @@ export class Layer {
       segments: this.slash ? undefined : segmentKeys(parsed, sensitive),
       sensitive,
       strict,
-      end
+      end,
+      fn,
+      arity: fn.length
     }
     Object.defineProperty(this, kIndexKeys, { value: keys, writable: true, enumerable: false, configurable: true })
   }
@@ -116,7 +126,7 @@ export class Layer {
    */
   handleRequest(req: any, res: any, next: (err?: any) => void): void {
     const fn = this.handle
-    if (fn.length > 3) {
+    if (arityOf(this, fn) > 3) {
       next()
       return
     }
@@ -135,7 +145,7 @@ export class Layer {
   /** Call the handler as an error handler (arity 4 only; others pass the error on). */
   handleError(err: any, req: any, res: any, next: (err?: any) => void): void {
     const fn = this.handle
-    if (fn.length !== 4) {
+    if (arityOf(this, fn) !== 4) {
       next(err)
       return
     }
@@ -149,6 +159,14 @@ export class Layer {
       next(e)
     }
   }
+}
+
+/** `fn.length` for the layer's handler `fn`, read once per handler (see IndexKeys.arity). */
+function arityOf(layer: Layer, fn: Handler): number {
+  const keys = layer[kIndexKeys]
+  if (keys.fn === fn) return keys.arity
+  keys.fn = fn
+  return (keys.arity = fn.length)
 }
 
 /** Is `value` a promise? Any thenable counts, as in router@2. */
