@@ -197,6 +197,8 @@ class Dispatch {
   readonly final: ((req: any, res: any, err: any) => void) | undefined
   readonly protohost: string
   readonly parentParams: any
+  /** mergeParams with a parent object: the matched params are only copied */
+  readonly plainParams: boolean
   readonly parentUrl: string
   readonly parentNext: any
   /** the methods seen on matching routes, for an automatic OPTIONS answer */
@@ -232,6 +234,7 @@ class Dispatch {
     this.final = final
     this.protohost = protohostOf(req.url)
     this.parentParams = req.params
+    this.plainParams = this.mergeParams && typeof req.params === 'object' && req.params !== null
     this.parentUrl = req.baseUrl || ''
     this.parentNext = req.next
     this.allowed = req.method === 'OPTIONS' ? [] : undefined
@@ -395,7 +398,8 @@ function stepper(d: Dispatch): Next {
       }
       let m: MatchResult | null
       try {
-        m = candidate.match(path)
+        // params that mergeParams copies at once need no null prototype
+        m = candidate.match(path, d.plainParams)
       } catch (e) {
         layerError = layerError || e
         continue
@@ -491,11 +495,13 @@ interface ParamState {
   value: any
 }
 
+const hasOwn = Object.prototype.hasOwnProperty
+
 /** The matched parameter names that have callbacks, or undefined when none do (the common case). */
 function paramCallbacksFor(callbacks: Record<string, ParamCallback[]>, params: Record<string, any>): string[] | undefined {
   let keys: string[] | undefined
   for (const key in callbacks) {
-    if (key in params) {
+    if (hasOwn.call(params, key)) {
       keys = Object.keys(params)
       break
     }

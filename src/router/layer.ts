@@ -20,7 +20,12 @@ export interface LayerOptions {
   end?: boolean
 }
 
-type Matcher = (path: string) => MatchResult | false
+/**
+ * A compiled path matcher. `plain` (the router's own calls only): the params
+ * may be an ordinary object, because the caller copies them into a new
+ * object at once (mergeParams) and nothing else ever sees them.
+ */
+type Matcher = (path: string, plain?: boolean) => MatchResult | false
 
 const TRAILING_SLASHES = /\/+$/
 
@@ -110,11 +115,11 @@ export class Layer {
    * Match `path` against this layer. Returns the match, or null. Throws (with
    * `status` 400) when a captured parameter is not valid percent-encoding.
    */
-  match(path: string): MatchResult | null {
+  match(path: string, plain?: boolean): MatchResult | null {
     if (this.slash) return { path: '', params: {} }
     const matchers = this.matchers
     for (let i = 0; i < matchers.length; i++) {
-      const m = matchers[i](path)
+      const m = matchers[i](path, plain)
       if (m) return m
     }
     return null
@@ -207,7 +212,7 @@ function patternMatcher(path: string, sensitive: boolean, end: boolean, trailing
   const wildcard = keys.map((k) => k.type !== 'param')
   // '__proto__' assigned on an ordinary object would not make an own property
   const dictionary = names.includes('__proto__')
-  return (input) => {
+  return (input, plain) => {
     const m = regexp.exec(input)
     if (!m) return false
     const params: Record<string, any> = dictionary ? Object.create(null) : {}
@@ -216,7 +221,8 @@ function patternMatcher(path: string, sensitive: boolean, end: boolean, trailing
       if (value === undefined) continue
       params[names[i - 1]] = wildcard[i - 1] ? value.split('/').map(decodeParam) : decodeParam(value)
     }
-    if (!dictionary) Object.setPrototypeOf(params, null)
+    // (setPrototypeOf is the costliest line here: skipped when the params are only copied)
+    if (!dictionary && plain !== true) Object.setPrototypeOf(params, null)
     return { path: m[0], params }
   }
 }
@@ -299,10 +305,10 @@ function sameText(str: string, offset: number, lit: string, sensitive: boolean):
 function exactMatcher(literal: string, sensitive: boolean, strict: boolean): Matcher {
   const lit = sensitive ? literal : literal.toLowerCase()
   const n = lit.length
-  return (path) => {
+  return (path, plain) => {
     const len = path.length
     if (len === n || (!strict && len === n + 1 && path.charCodeAt(n) === 0x2f)) {
-      if (sameText(path, 0, lit, sensitive)) return { path, params: Object.create(null) }
+      if (sameText(path, 0, lit, sensitive)) return { path, params: plain === true ? {} : Object.create(null) }
     }
     return false
   }
@@ -312,13 +318,13 @@ function exactMatcher(literal: string, sensitive: boolean, strict: boolean): Mat
 function prefixMatcher(literal: string, sensitive: boolean): Matcher {
   const lit = sensitive ? literal : literal.toLowerCase()
   const n = lit.length
-  return (path) => {
+  return (path, plain) => {
     const len = path.length
     if (len < n || !sameText(path, 0, lit, sensitive)) return false
-    if (len === n) return { path, params: Object.create(null) }
+    if (len === n) return { path, params: plain === true ? {} : Object.create(null) }
     if (path.charCodeAt(n) !== 0x2f) return false
     // a single trailing slash at the very end belongs to the match
-    return { path: len === n + 1 ? path : path.slice(0, n), params: Object.create(null) }
+    return { path: len === n + 1 ? path : path.slice(0, n), params: plain === true ? {} : Object.create(null) }
   }
 }
 

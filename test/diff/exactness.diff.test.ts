@@ -345,3 +345,34 @@ describe('chains of middleware on / (the router\'s pass-through step)', () => {
     })
   }
 })
+
+describe('params through mergeParams routers', () => {
+  const build = (app: any, lib: Lib, record: (v: unknown) => void) => {
+    const look = (tag: string) => (req: any, res: any, next: any) => {
+      record({ tag, params: { ...req.params }, keys: Object.keys(req.params), nullProto: Object.getPrototypeOf(req.params) === null })
+      next()
+    }
+    const outer = lib.Router({ mergeParams: true })
+    const inner = lib.Router({ mergeParams: true })
+    const plain = lib.Router()
+    inner.param('id', (req: any, res: any, next: any, id: string) => { record({ trigger: id }); next() })
+    inner.get('/:id', look('inner route'))
+    inner.get('/static/x', look('inner static'))
+    inner.use('/m/:id', look('inner mount'))
+    inner.get(/^\/(\d+)\/(\d+)$/, look('numeric'))
+    outer.use('/:section', inner)
+    outer.get('/only/:id', look('outer route'))
+    plain.get('/:id', look('plain route'))
+    app.use('/:area', outer)
+    app.use('/p', plain)
+    app.get('/static/y', look('app static'))
+    app.use((req: any, res: any) => res.json({ done: true }))
+  }
+  for (const path of ['/a/b/42', '/a/b/static/x', '/a/b/m/7/rest', '/a/only/9', '/p/5', '/static/y', '/a/b/1/2']) {
+    it(`gives the same params for ${path}`, async () => {
+      const r = await recorded(build, { method: 'GET', path })
+      expect(r.switchyard).toEqual(r.express)
+      expect(r.switchyard.records.length).toBeGreaterThan(0)
+    })
+  }
+})
