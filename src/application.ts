@@ -75,18 +75,21 @@ application.defaultConfiguration = function defaultConfiguration(this: any) {
 application.handle = function handle(this: any, req: any, res: any, callback?: Next) {
   const request = this.request
   const response = this.response
+  // built by an adopted server (adoptServer) with the app's prototypes already
+  const built = Object.getPrototypeOf(req) === request
   if (this.settings['x-powered-by']) {
     // Express sets it through the setHeader res has before its prototype
-    // changes: on a response built with app.response already (adoptServer),
-    // that is the one of Node's class, not one patched on app.response
-    const set = Object.getPrototypeOf(res) === response && Object.getPrototypeOf(req) === request ? serverSetHeader() : res.setHeader
+    // changes: for a response an adopted server built with app.response
+    // (and not seen by an app yet), that is the one of Node's class, not one
+    // patched on app.response
+    const set = built && req.res === undefined && Object.getPrototypeOf(res) === response ? serverSetHeader() : res.setHeader
     putHeaderWith(res, set, 'X-Powered-By', 'x-powered-by', 'Switchyard')
   }
   req.res = res
   res.req = req
   // Swapping prototypes costs more than the rest of the dispatch together
   // (see docs/design.md): skip it when the objects were built with the right ones.
-  if (Object.getPrototypeOf(req) !== request) {
+  if (!built) {
     // HTTP/2 compatibility objects get an HTTP/2 layer in front of the prototypes (src/http2.ts)
     if (req.httpVersionMajor !== 2 || !setHttp2Prototypes(this, req, res)) {
       Object.setPrototypeOf(req, request)

@@ -99,11 +99,15 @@ describe('headers stored directly', () => {
       }
       try {
         app.get('/', (req: any, res: any) => { res.json([1]) })
+        // an app handing a request to itself again: by then the prototypes are the app's
+        app.get('/again', (req: any, res: any) => { req.url = '/'; app.handle(req, res) })
         const server = http.createServer(app).listen(0)
         await once(server, 'listening')
         const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
         // the second request arrives with app.response already in place (adoptServer)
         for (let i = 0; i < 2; i++) await (await fetch(url)).text()
+        calls.push('--')
+        for (let i = 0; i < 2; i++) await (await fetch(url + 'again')).text()
         server.close()
       } finally {
         target.setHeader = original
@@ -114,7 +118,8 @@ describe('headers stored directly', () => {
       expect(await record(fw, where)).toEqual(await record(express, where))
     }
     // res.json sets the type, then res.send sets it again (with the charset): a wrapper sees both, as in Express
-    expect(await record(fw, 'app')).toEqual(['Content-Type', 'Content-Type', 'Content-Length', 'ETag', 'Content-Type', 'Content-Type', 'Content-Length', 'ETag'])
+    const json = ['Content-Type', 'Content-Type', 'Content-Length', 'ETag']
+    expect(await record(fw, 'app')).toEqual([...json, ...json, '--', 'X-Powered-By', ...json, 'X-Powered-By', ...json])
   })
 
   it('throw as setHeader does once the head is sent', () => {
