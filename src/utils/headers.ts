@@ -38,6 +38,9 @@ function findStoreKey(): symbol | undefined {
     if ((fresh as any)[key] !== null) return undefined
     ;(fresh as any)[key] = { __proto__: null, 'x-b': ['X-B', 'b'] }
     if (fresh.getHeader('x-b') !== 'b' || !fresh.hasHeader('X-B') || fresh.getHeaders()['x-b'] !== 'b') return undefined
+    fresh.setHeader('X-C', 'c')
+    fresh.removeHeader('x-b')
+    if (fresh.getHeaderNames().join() !== 'x-c') return undefined
     return key
   } catch {
     return undefined
