@@ -106,7 +106,7 @@ application.handle = function handle(this: any, req: any, res: any, callback?: N
 }
 
 /** The setHeader of Node's ServerResponse (read each time: a tool may patch it). */
-function serverSetHeader(): (name: string, value: unknown) => unknown {
+function serverSetHeader(): (name: string, value: any) => unknown {
   return http.ServerResponse.prototype.setHeader
 }
 
