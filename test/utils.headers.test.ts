@@ -35,6 +35,15 @@ function probeApp() {
   app.get('/typed', (req, res) => { res.type('txt'); res.send('typed'); seen.typed = read(res) })
   app.get('/presetLength', (req, res) => { res.setHeader('Content-Length', 999); res.send('x') ; seen.presetLength = read(res) })
   app.get('/buffer', (req, res) => { res.send(Buffer.from('bytes')); seen.buffer = read(res) })
+  // the store Switchyard created, edited through Node's own methods
+  app.get('/edited', (req, res) => {
+    res.removeHeader('X-Powered-By')
+    res.setHeader('X-Later', ['a', 'b'])
+    res.append('X-Later', 'c')
+    res.setHeader('x-powered-by', 'again')
+    res.send('edited')
+    seen.edited = read(res)
+  })
   app.get('/late', (req, res) => {
     res.send('first')
     try { res.send('second') } catch (err: any) { seen.late = err.code }
@@ -55,7 +64,7 @@ describe('headers stored directly', () => {
       directHeaderStore(direct)
       const { app, seen } = probeApp()
       const wire: any = {}
-      for (const path of ['/text', '/json', '/typed', '/presetLength', '/buffer', '/late']) wire[path] = await answer(app, path)
+      for (const path of ['/text', '/json', '/typed', '/presetLength', '/buffer', '/late', '/edited']) wire[path] = await answer(app, path)
       wire.head = await answer(app, '/text', 'HEAD')
       results.push({ seen, wire })
     }
@@ -67,6 +76,8 @@ describe('headers stored directly', () => {
     expect(seen.json.type).toBe('application/json; charset=utf-8')
     expect(seen.presetLength.length).toBe('1')
     expect(seen.late).toBe('ERR_HTTP_HEADERS_SENT')
+    expect(seen.edited.names).toEqual(['x-later', 'x-powered-by', 'content-type', 'content-length', 'etag'])
+    expect(wire['/edited'].raw).toContain('x-later: a, b, c')
     expect(wire['/text'].raw).toEqual(['content-length: 11', 'content-type: text/html; charset=utf-8', 'etag: W/"b-Ck1VqNd45QIvq3AZd8XYQLvEhtA"', 'x-powered-by: Switchyard'])
   })
 

@@ -36,7 +36,9 @@ function findStoreKey(): symbol | undefined {
     // a fresh message starts with no store: the direct path must create it as Node does
     const fresh = new http.OutgoingMessage()
     if ((fresh as any)[key] !== null) return undefined
-    ;(fresh as any)[key] = { __proto__: null, 'x-b': ['X-B', 'b'] }
+    const store = newStore()
+    store['x-b'] = ['X-B', 'b']
+    ;(fresh as any)[key] = store
     if (fresh.getHeader('x-b') !== 'b' || !fresh.hasHeader('X-B') || fresh.getHeaders()['x-b'] !== 'b') return undefined
     fresh.setHeader('X-C', 'c')
     fresh.removeHeader('x-b')
@@ -45,6 +47,20 @@ function findStoreKey(): symbol | undefined {
   } catch {
     return undefined
   }
+}
+
+/**
+ * A new header store, as Node makes it (an object without prototype), but in
+ * V8's fast mode: Node writes `{ __proto__: null }`, a dictionary, where four
+ * inserts plus the head's walk over them cost ~460 ns against ~110 ns on a
+ * fast-mode object whose prototype was dropped (in-process). Node only reads,
+ * writes, enumerates and deletes its keys, which behave the same on both
+ * (the probe above checks this through Node's own methods).
+ */
+function newStore(): Record<string, [string, unknown]> {
+  const store = {}
+  Object.setPrototypeOf(store, null)
+  return store
 }
 
 /**
@@ -62,7 +78,7 @@ export function putHeader(res: any, name: string, lower: string, value: string):
 export function putHeaderWith(res: any, set: (name: string, value: any) => unknown, name: string, lower: string, value: string): void {
   if (set === nativeSetHeader && storeKey !== undefined && !res._header) {
     let store = res[storeKey]
-    if (store === null) res[storeKey] = store = { __proto__: null }
+    if (store === null) res[storeKey] = store = newStore()
     if (typeof store === 'object' && store !== null) {
       store[lower] = [name, value]
       return
