@@ -1,7 +1,7 @@
 // The static fast path must decide exactly as path-to-regexp would.
 import { describe, expect, it } from 'vitest'
 import { match } from 'path-to-regexp'
-import { Layer, decodeParam, kIndexKeys } from '../src/router/layer'
+import { Layer, decodeParam, kInternals } from '../src/router/layer'
 
 const noop = () => {}
 
@@ -42,18 +42,18 @@ describe('Layer static matching agrees with path-to-regexp', () => {
   })
 
   it('records literal paths only for parameter-free string paths', () => {
-    expect(new Layer('/a/b', { end: true }, noop)[kIndexKeys].literals).toEqual(['/a/b'])
-    expect(new Layer(['/A', '/b/'], { end: true }, noop)[kIndexKeys].literals).toEqual(['/a', '/b'])
-    expect(new Layer('/A', { end: true, sensitive: true }, noop)[kIndexKeys].literals).toEqual(['/A'])
-    expect(new Layer('/a/:id', { end: true }, noop)[kIndexKeys].literals).toBeUndefined()
-    expect(new Layer(/a/, { end: true }, noop)[kIndexKeys].literals).toBeUndefined()
-    expect(new Layer(['/a', /b/], { end: true }, noop)[kIndexKeys].literals).toBeUndefined()
-    expect(new Layer('/caf\u00e9', { end: true }, noop)[kIndexKeys].literals).toBeUndefined()
+    expect(new Layer('/a/b', { end: true }, noop)[kInternals].literals).toEqual(['/a/b'])
+    expect(new Layer(['/A', '/b/'], { end: true }, noop)[kInternals].literals).toEqual(['/a', '/b'])
+    expect(new Layer('/A', { end: true, sensitive: true }, noop)[kInternals].literals).toEqual(['/A'])
+    expect(new Layer('/a/:id', { end: true }, noop)[kInternals].literals).toBeUndefined()
+    expect(new Layer(/a/, { end: true }, noop)[kInternals].literals).toBeUndefined()
+    expect(new Layer(['/a', /b/], { end: true }, noop)[kInternals].literals).toBeUndefined()
+    expect(new Layer('/caf\u00e9', { end: true }, noop)[kInternals].literals).toBeUndefined()
   })
 
   it('matches escaped special characters literally', () => {
     const layer = new Layer('/a\\(b\\)', { end: true }, noop)
-    expect(layer[kIndexKeys].literals).toEqual(['/a(b)'])
+    expect(layer[kInternals].literals).toEqual(['/a(b)'])
     expect(layer.match('/a(b)')).toEqual({ path: '/a(b)', params: {} })
     expect(layer.match('/ab')).toBeNull()
   })

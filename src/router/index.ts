@@ -295,7 +295,7 @@ function stepper(d: Dispatch): Next {
         if (layer.slash === true && req.url === d.lastUrl && d.lastPath != null && layer instanceof Layer) {
           d.idx = i + 1
           d.sync++
-          req.params = d.mergeParams ? mergeParams({}, d.parentParams) : {}
+          req.params = slashParams(d)
           layer.handleRequest(req, d.res, d.next)
           d.sync = 0
           return
@@ -427,7 +427,7 @@ function stepper(d: Dispatch): Next {
 
     if (found === null) {
       // a '/' middleware: no parameters, so no param triggers
-      req.params = d.mergeParams ? mergeParams({}, d.parentParams) : {}
+      req.params = slashParams(d)
       enter(d, layer, layerError, '', path)
       d.sync = 0
       return
@@ -453,6 +453,11 @@ function stepper(d: Dispatch): Next {
       d.sync = 0
     })
   }
+}
+
+/** The params a '/' middleware gets: a fresh object (with the parent's under mergeParams). */
+function slashParams(d: Dispatch): Record<string, any> {
+  return d.mergeParams ? mergeParams({}, d.parentParams) : {}
 }
 
 /** Call a middleware layer: strip its matched path from req.url (into req.baseUrl) first. */

@@ -30,7 +30,7 @@ type Matcher = (path: string, plain?: boolean) => MatchResult | false
 const TRAILING_SLASHES = /\/+$/
 
 /** What the router knows of a layer beyond router@2's fields: the index's keys (src/router/stack.ts) and the handler's arity. */
-export interface IndexKeys {
+export interface LayerInternals {
   /**
    * When every path of this layer is a plain string without parameters: the
    * literal paths (lower-cased unless case-sensitive, trailing slashes loosened
@@ -57,8 +57,8 @@ export interface IndexKeys {
   arity: number
 }
 
-/** The hidden key of a layer's IndexKeys: a layer's own keys stay router@2's, for tools that print or copy it. */
-export const kIndexKeys = Symbol('switchyard.layer.indexKeys')
+/** The hidden key of a layer's LayerInternals: a layer's own keys stay router@2's, for tools that print or copy it. */
+export const kInternals = Symbol('switchyard.layer.internals')
 
 /**
  * A layer: one compiled path matcher and one handler. Compiled once, in the
@@ -82,7 +82,7 @@ export class Layer {
   /** the method, for layers inside a Route's stack (undefined = all) */
   declare method: string | undefined
   /** what the router knows of the layer beyond router@2's fields (hidden: tools see router@2's keys) */
-  declare [kIndexKeys]: IndexKeys
+  declare [kInternals]: LayerInternals
 
   constructor(path: unknown, options: LayerOptions, fn: Handler) {
     const sensitive = Boolean(options.sensitive)
@@ -99,7 +99,7 @@ export class Layer {
     const parsed = paths.map((p) => (typeof p === 'string' ? staticText(p) : undefined))
     const literals = parsed.map((t) => (t !== undefined && t.literal ? (strict ? t.text : loosen(t.text)) : undefined))
     this.matchers = paths.map((p, i) => compile(p, literals[i], sensitive, strict, end))
-    const keys: IndexKeys = {
+    const internals: LayerInternals = {
       literals: this.slash ? undefined : indexKeys(literals, sensitive),
       segments: this.slash ? undefined : segmentKeys(parsed, sensitive),
       sensitive,
@@ -108,7 +108,7 @@ export class Layer {
       fn,
       arity: fn.length
     }
-    Object.defineProperty(this, kIndexKeys, { value: keys, writable: true, enumerable: false, configurable: true })
+    Object.defineProperty(this, kInternals, { value: internals, writable: true, enumerable: false, configurable: true })
   }
 
   /**
@@ -166,12 +166,12 @@ export class Layer {
   }
 }
 
-/** `fn.length` for the layer's handler `fn`, read once per handler (see IndexKeys.arity). */
+/** `fn.length` for the layer's handler `fn`, read once per handler (see LayerInternals.arity). */
 function arityOf(layer: Layer, fn: Handler): number {
-  const keys = layer[kIndexKeys]
-  if (keys.fn === fn) return keys.arity
-  keys.fn = fn
-  return (keys.arity = fn.length)
+  const internals = layer[kInternals]
+  if (internals.fn === fn) return internals.arity
+  internals.fn = fn
+  return (internals.arity = fn.length)
 }
 
 /** Is `value` a promise? Any thenable counts, as in router@2. */
@@ -301,6 +301,11 @@ function sameText(str: string, offset: number, lit: string, sensitive: boolean):
   return true
 }
 
+/** The params of a path without parameters: no prototype, as path-to-regexp gives, unless `plain` (see Matcher). */
+function emptyParams(plain: boolean | undefined): Record<string, any> {
+  return plain === true ? {} : Object.create(null)
+}
+
 /** A route path without parameters: equal, or (not strict) equal plus one trailing slash. */
 function exactMatcher(literal: string, sensitive: boolean, strict: boolean): Matcher {
   const lit = sensitive ? literal : literal.toLowerCase()
@@ -308,7 +313,7 @@ function exactMatcher(literal: string, sensitive: boolean, strict: boolean): Mat
   return (path, plain) => {
     const len = path.length
     if (len === n || (!strict && len === n + 1 && path.charCodeAt(n) === 0x2f)) {
-      if (sameText(path, 0, lit, sensitive)) return { path, params: plain === true ? {} : Object.create(null) }
+      if (sameText(path, 0, lit, sensitive)) return { path, params: emptyParams(plain) }
     }
     return false
   }
@@ -321,10 +326,10 @@ function prefixMatcher(literal: string, sensitive: boolean): Matcher {
   return (path, plain) => {
     const len = path.length
     if (len < n || !sameText(path, 0, lit, sensitive)) return false
-    if (len === n) return { path, params: plain === true ? {} : Object.create(null) }
+    if (len === n) return { path, params: emptyParams(plain) }
     if (path.charCodeAt(n) !== 0x2f) return false
     // a single trailing slash at the very end belongs to the match
-    return { path: len === n + 1 ? path : path.slice(0, n), params: plain === true ? {} : Object.create(null) }
+    return { path: len === n + 1 ? path : path.slice(0, n), params: emptyParams(plain) }
   }
 }
 

@@ -79,7 +79,7 @@ export function putHeaderWith(res: any, set: (name: string, value: any) => unkno
   if (set === nativeSetHeader && storeKey !== undefined && !res._header) {
     let store = res[storeKey]
     if (store === null) res[storeKey] = store = newStore()
-    if (typeof store === 'object' && store !== null) {
+    if (typeof store === 'object') {
       store[lower] = [name, value]
       return
     }
