@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest'
 import request from 'supertest'
 import fw from '../../src/index'
 import { bodyApp } from '../support/body'
+import qs from 'qs'
+import { NESTED, parseFlat } from '../../src/body/urlencoded'
 
 const FORM = 'application/x-www-form-urlencoded'
 const post = (parser: Function, body: string, contentType = FORM) =>
@@ -112,5 +114,57 @@ describe('fw.urlencoded() charsets', () => {
 
   it('validates defaultCharset at creation', () => {
     expect(() => fw.urlencoded({ defaultCharset: 'koi8-r' as never })).toThrow('option defaultCharset must be either utf-8 or iso-8859-1')
+  })
+})
+
+describe('fw.urlencoded() flat bodies (the fast path beside qs)', () => {
+  // A flat UTF-8 body skips qs (src/body/urlencoded.ts parseFlat); its
+  // answer must be qs's own, key order, value types and prototypes included.
+  const pieces = ['a', 'b', 'A', '0', '1', '07', 'name', '=', '=', '&', '&', '&&', '+', '%20', '%2B', '%26', '%3D',
+    '%E2%9C%93', '%C3%A9', '%', '%2', '%ZZ', '%E2%9C', '__proto__', '%5F_proto__', 'constructor', 'toString',
+    'hasOwnProperty', 'valueOf', '.', 'a.b', ';', ' ', 'é', '\u{1F600}', '%255B', 'utf8']
+  function generated(seed: number, count: number): string[] {
+    let state = seed
+    const random = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648)
+    return Array.from({ length: count }, () =>
+      Array.from({ length: Math.floor(random() * 12) }, () => pieces[Math.floor(random() * pieces.length)]).join(''))
+  }
+  const qsOptions = (extended: boolean, arrayLimit = 100) => ({
+    allowPrototypes: true, depth: extended ? 32 : 0, strictDepth: extended, parameterLimit: 1000,
+    charsetSentinel: false, interpretNumericEntities: false, arrayLimit, charset: 'utf-8' as const
+  })
+  const shape = (value: unknown): unknown =>
+    value !== null && typeof value === 'object'
+      ? { proto: Object.getPrototypeOf(value) === Array.prototype ? 'array' : Object.getPrototypeOf(value) === Object.prototype ? 'object' : 'other',
+          entries: Object.entries(value).map(([k, v]) => [k, shape(v)]) }
+      : value
+
+  it('gives qs.parse\'s answer on 4,000 generated bodies, flat and extended', () => {
+    for (const body of generated(11, 4000)) {
+      expect(NESTED.test(body)).toBe(false)
+      const ours = shape(parseFlat(body))
+      expect(ours, body).toEqual(shape(qs.parse(body, qsOptions(false))))
+      expect(ours, body).toEqual(shape(qs.parse(body, qsOptions(true))))
+    }
+  })
+
+  it('collects more than 100 repeats into one array, as qs does with the parameter count as limit', () => {
+    const body = Array.from({ length: 150 }, (_, i) => 'k=' + i).join('&')
+    const ours = parseFlat(body)
+    expect((ours.k as string[]).length).toBe(150)
+    expect(shape(ours)).toEqual(shape(qs.parse(body, qsOptions(false, 150))))
+  })
+
+  it('answers the same through the middleware, extended or not', async () => {
+    for (const extended of [false, true]) {
+      const res = await post(fw.urlencoded({ extended }), 'a=1&b=%E2%9C%93&a=2&c&=x&__proto__=y&toString=z&d=%ZZ+q')
+      expect(res.body.body.value).toEqual({ a: ['1', '2'], b: '✓', c: '', toString: 'z', d: '%ZZ q' })
+    }
+  })
+
+  it('leaves bodies with brackets, raw or encoded, to qs', async () => {
+    for (const body of ['a[b]=1', 'a%5Bb%5D=1', 'a%5bb%5d=1', 'a[]=1']) expect(NESTED.test(body), body).toBe(true)
+    const res = await post(fw.urlencoded({ extended: true }), 'a%5bb%5d=1&c[]=2')
+    expect(res.body.body.value).toEqual({ a: { b: '1' }, c: ['2'] })
   })
 })
