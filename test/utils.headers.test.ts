@@ -58,6 +58,16 @@ describe('headers stored directly', () => {
     expect(directHeaderStore()).toBe(true)
   })
 
+  it('start a store shaped as Node\'s own: no prototype, so no inherited name reads as a header', () => {
+    const res = new http.ServerResponse(new http.IncomingMessage(null as any))
+    putHeader(res, 'X-Powered-By', 'x-powered-by', 'Switchyard')
+    const key = Object.getOwnPropertySymbols(res).find((s) => s.description === 'kOutHeaders')!
+    expect(Object.getPrototypeOf((res as any)[key])).toBe(null)
+    expect(res.hasHeader('constructor')).toBe(false)
+    expect(res.getHeader('toString')).toBe(undefined)
+    expect(res.getHeader('x-powered-by')).toBe('Switchyard')
+  })
+
   it('read back with setHeader\'s types during and after the response, and the fallback answers the same', async () => {
     const results: any[] = []
     for (const direct of [true, false]) {
