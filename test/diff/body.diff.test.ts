@@ -188,6 +188,7 @@ const cases: Case[] = [
   { name: 'urlencoded depth ignored when simple', parsers: (p) => [p.urlencoded({ depth: 1 })], req: { headers: FORM_CT, body: nest(3) } },
   { name: 'urlencoded prototype keys extended', parsers: (p) => [p.urlencoded({ extended: true })], req: { headers: FORM_CT, body: '__proto__[x]=1&constructor[prototype][y]=2&hasOwnProperty=3&toString=4' } },
   { name: 'urlencoded prototype keys simple', parsers: (p) => [p.urlencoded()], req: { headers: FORM_CT, body: '__proto__=1&hasOwnProperty=3&constructor=c' } },
+  { name: 'urlencoded flat body extended', parsers: (p) => [p.urlencoded({ extended: true })], req: { headers: FORM_CT, body: '%5F_proto__=1&toString=4&a=1&a=%E2%9C%93&=x&b&0=z&c=%E2%9C+d' } },
   { name: 'urlencoded __proto__ nested extended', parsers: (p) => [p.urlencoded({ extended: true })], req: { headers: FORM_CT, body: 'a[__proto__][b]=1&a[c]=2' } },
   { name: 'urlencoded gzip', parsers: (p) => [p.urlencoded()], req: { headers: { ...FORM_CT, ...enc('gzip') }, body: gz('x=1&y=2') } },
   { name: 'urlencoded limit', parsers: (p) => [p.urlencoded({ limit: 4 })], req: { headers: FORM_CT, body: 'a=12345' } },
