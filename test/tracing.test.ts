@@ -46,6 +46,17 @@ describe('switchyard.layer', () => {
     expect(events[1]).toMatchObject({ kind: 'request handler', route: '/users/:id', fullRoute: '/users/:id' })
   })
 
+  it('every middleware of a chain on / is traced, not only the first', async () => {
+    const events = record()
+    const app = fw()
+    app.use(function first(req, res, next) { next() })
+    app.use(function second(req, res, next) { next() })
+    app.use(function third(req, res, next) { next() })
+    app.get('/', function root(req, res) { res.send('ok') })
+    await request(app).get('/').expect(200, 'ok')
+    expect(short(events)).toEqual(['start first', 'start second', 'start third', 'start root', 'end root', 'end third', 'end second', 'end first'])
+  })
+
   it('the context carries req, res and the layer, the same object on every event of a call', async () => {
     const seen: any[] = []
     const subs = { start: (c: any) => seen.push(['start', c]), end: (c: any) => seen.push(['end', c]), asyncStart() {}, asyncEnd() {}, error() {} }

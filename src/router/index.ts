@@ -1,5 +1,5 @@
 import parseUrl from 'parseurl'
-import { Layer, firstSegment, forwardRejection, type Handler, type MatchResult } from './layer'
+import { Layer, directHandler, firstSegment, forwardRejection, type Handler, type MatchResult } from './layer'
 import { from, indexOf, kState, literalKey, newState, stateOf, type RouterState, type StackIndex } from './stack'
 import { Route, useArguments } from './route'
 import { methods } from './methods'
@@ -275,184 +275,204 @@ function finish(d: Dispatch, err: any): void {
 }
 
 /**
- * The `next(err)` of one pass: undo the last layer's URL changes, find the
- * next matching layer, call it. The body lives in the closure itself (an
- * arrow, so the build gives it no per-request name): handlers call it
- * directly, with no frame in between.
+ * The `next(err)` of one pass, the function handlers call. It is an arrow
+ * (the build gives it no per-request name) and it is small: it takes the
+ * common step itself and leaves every other one to `step`. Kept small, V8
+ * compiles it into the handler that calls it; with the whole search inside it
+ * was not, and each middleware of a pass-through chain cost about twice as
+ * much (docs/design.md, Speed item 21).
  */
 function stepper(d: Dispatch): Next {
   return (err?: any): void => {
-    const req = d.req
     // The common step, a middleware on '/' right after the last layer (a
     // pass-through chain): it matches every path, strips nothing and takes no
-    // param triggers, so none of the search below is needed. Taken only when
-    // the last layer left nothing to undo and req.url is the one already parsed.
+    // param triggers, so none of the search in `step` is needed. Taken only
+    // when the last layer left nothing to undo and req.url is the one already
+    // parsed.
     if (err === undefined && d.sync < 100 && d.removed.length === 0 && !d.slashAdded && d.mountSaved === null) {
       const i = d.idx
       const stack = d.stack
       if (i < stack.length) {
         const layer = stack[i]
+        const req = d.req
         if (layer.slash === true && req.url === d.lastUrl && d.lastPath != null && layer instanceof Layer) {
           d.idx = i + 1
           d.sync++
           req.params = slashParams(d)
-          layer.handleRequest(req, d.res, d.next)
+          // what layer.handleRequest does, without its frame
+          const fn = directHandler(layer)
+          const next = d.next
+          if (fn === undefined) {
+            layer.handleRequest(req, d.res, next)
+          } else {
+            try {
+              forwardRejection(fn(req, d.res, next), next)
+            } catch (e) {
+              next(e)
+            }
+          }
           d.sync = 0
           return
         }
       }
     }
-    let layerError = err === 'route' ? null : err
+    step(d, err)
+  }
+}
 
-    if (d.slashAdded) {
-      req.url = req.url.slice(1)
-      d.slashAdded = false
-    }
-    if (d.removed.length !== 0) {
-      req.baseUrl = d.parentUrl
-      req.url = d.protohost + d.removed + req.url.slice(d.protohost.length)
-      d.removed = ''
-    }
-    if (d.mountSaved !== null) {
-      req[kMountRoute] = d.mountSaved
-      d.mountSaved = null
-    }
-    if (layerError === 'router') {
-      setImmediate(finish, d, null)
-      return
-    }
-    const stack = d.stack
-    if (d.idx >= stack.length) {
-      setImmediate(finish, d, layerError)
-      return
-    }
-    if (++d.sync > 100) {
-      setImmediate(d.next, err)
-      return
-    }
-    // the pathname of req.url (parsed again only when a layer changed req.url)
-    const url = req.url
-    let path: string | undefined
-    if (url === d.lastUrl && url !== undefined) path = d.lastPath
-    else {
-      path = pathnameOf(req)
-      d.lastUrl = url
-      d.lastPath = path
-    }
-    if (path == null) {
-      finish(d, layerError)
-      return
-    }
+/** Every other step: undo the last layer's URL changes, find the next matching layer, call it. */
+function step(d: Dispatch, err: any): void {
+  const req = d.req
+  let layerError = err === 'route' ? null : err
 
-    // find the next matching layer, in stack order: static routes come from
-    // the index, every other layer is tried in turn
-    const index = indexOf(d.state, d.sensitive, d.strict)
-    if (path !== d.lookedUp || index !== d.lookedUpIn) {
-      d.lookedUp = path
-      d.lookedUpIn = index
-      if (index.literal.size !== 0 || index.segment.size !== 0) {
-        const key = literalKey(path, index)
-        d.literalHits = index.literal.size !== 0 ? index.literal.get(key) : undefined
-        d.segmentHits = index.segment.size !== 0 ? index.segment.get(firstSegment(key)) : undefined
-      } else {
-        d.literalHits = undefined
-        d.segmentHits = undefined
-      }
-    }
-    // three sorted lists of candidate layers, merged in stack order
-    const literals = d.literalHits
-    const segments = d.segmentHits
-    const idx = d.idx
-    let li = literals !== undefined ? from(literals, idx) : 0
-    let si = segments !== undefined ? from(segments, idx) : 0
-    let oi = index.otherFrom[idx]
-    const other = index.other
-    const method = req.method
-    let layer: Layer | undefined
-    let found: MatchResult | null = null
+  if (d.slashAdded) {
+    req.url = req.url.slice(1)
+    d.slashAdded = false
+  }
+  if (d.removed.length !== 0) {
+    req.baseUrl = d.parentUrl
+    req.url = d.protohost + d.removed + req.url.slice(d.protohost.length)
+    d.removed = ''
+  }
+  if (d.mountSaved !== null) {
+    req[kMountRoute] = d.mountSaved
+    d.mountSaved = null
+  }
+  if (layerError === 'router') {
+    setImmediate(finish, d, null)
+    return
+  }
+  const stack = d.stack
+  if (d.idx >= stack.length) {
+    setImmediate(finish, d, layerError)
+    return
+  }
+  if (++d.sync > 100) {
+    setImmediate(d.next, err)
+    return
+  }
+  // the pathname of req.url (parsed again only when a layer changed req.url)
+  const url = req.url
+  let path: string | undefined
+  if (url === d.lastUrl && url !== undefined) path = d.lastPath
+  else {
+    path = pathnameOf(req)
+    d.lastUrl = url
+    d.lastPath = path
+  }
+  if (path == null) {
+    finish(d, layerError)
+    return
+  }
 
-    while (true) {
-      const a = literals !== undefined && li < literals.length ? literals[li] : Infinity
-      const b = segments !== undefined && si < segments.length ? segments[si] : Infinity
-      const c = oi < other.length ? other[oi] : Infinity
-      let i: number
-      if (a < b && a < c) {
-        i = a
-        li++
-      } else if (b < c) {
-        i = b
-        si++
-      } else if (c !== Infinity) {
-        i = c
-        oi++
-      } else {
-        break
-      }
-      const candidate = stack[i]
-      if (candidate.slash === true && candidate instanceof Layer) {
-        // middleware on '/': matches every path, nothing stripped, fresh params
-        layer = candidate
-        found = null
-        d.idx = i + 1
-        break
-      }
-      let m: MatchResult | null
-      try {
-        // params that mergeParams copies at once need no null prototype
-        m = candidate.match(path, d.plainParams)
-      } catch (e) {
-        layerError = layerError || e
-        continue
-      }
-      if (m === null) continue
-      const route = candidate.route
-      if (route) {
-        // routes do not match with a pending error
-        if (layerError) continue
-        const hasMethod = route._handlesMethod(method)
-        if (!hasMethod && d.allowed !== undefined) d.allowed.push(...route._methods())
-        if (!hasMethod && method !== 'HEAD') continue
-      }
+  // find the next matching layer, in stack order: static routes come from
+  // the index, every other layer is tried in turn
+  const index = indexOf(d.state, d.sensitive, d.strict)
+  if (path !== d.lookedUp || index !== d.lookedUpIn) {
+    d.lookedUp = path
+    d.lookedUpIn = index
+    if (index.literal.size !== 0 || index.segment.size !== 0) {
+      const key = literalKey(path, index)
+      d.literalHits = index.literal.size !== 0 ? index.literal.get(key) : undefined
+      d.segmentHits = index.segment.size !== 0 ? index.segment.get(firstSegment(key)) : undefined
+    } else {
+      d.literalHits = undefined
+      d.segmentHits = undefined
+    }
+  }
+  // three sorted lists of candidate layers, merged in stack order
+  const literals = d.literalHits
+  const segments = d.segmentHits
+  const idx = d.idx
+  let li = literals !== undefined ? from(literals, idx) : 0
+  let si = segments !== undefined ? from(segments, idx) : 0
+  let oi = index.otherFrom[idx]
+  const other = index.other
+  const method = req.method
+  let layer: Layer | undefined
+  let found: MatchResult | null = null
+
+  while (true) {
+    const a = literals !== undefined && li < literals.length ? literals[li] : Infinity
+    const b = segments !== undefined && si < segments.length ? segments[si] : Infinity
+    const c = oi < other.length ? other[oi] : Infinity
+    let i: number
+    if (a < b && a < c) {
+      i = a
+      li++
+    } else if (b < c) {
+      i = b
+      si++
+    } else if (c !== Infinity) {
+      i = c
+      oi++
+    } else {
+      break
+    }
+    const candidate = stack[i]
+    if (candidate.slash === true && candidate instanceof Layer) {
+      // middleware on '/': matches every path, nothing stripped, fresh params
       layer = candidate
-      found = m
+      found = null
       d.idx = i + 1
       break
     }
-
-    if (layer === undefined) {
-      d.idx = stack.length
-      finish(d, layerError)
-      return
+    let m: MatchResult | null
+    try {
+      // params that mergeParams copies at once need no null prototype
+      m = candidate.match(path, d.plainParams)
+    } catch (e) {
+      layerError = layerError || e
+      continue
     }
-
-    if (found === null) {
-      // a '/' middleware: no parameters, so no param triggers
-      req.params = slashParams(d)
-      enter(d, layer, layerError, '', path)
-      d.sync = 0
-      return
+    if (m === null) continue
+    const route = candidate.route
+    if (route) {
+      // routes do not match with a pending error
+      if (layerError) continue
+      const hasMethod = route._handlesMethod(method)
+      if (!hasMethod && d.allowed !== undefined) d.allowed.push(...route._methods())
+      if (!hasMethod && method !== 'HEAD') continue
     }
-    const route = layer.route
-    if (route) req.route = route
-    req.params = d.mergeParams ? mergeParams(found.params, d.parentParams) : found.params
-    const paramCallbacks = d.paramCallbacks
-    const keys = paramCallbacksFor(paramCallbacks, found.params)
-    if (keys === undefined) {
-      // the common case: no param trigger applies, call the layer directly
-      if (route) layer.handleRequest(req, d.res, d.next)
-      else enter(d, layer, layerError, found.path, path)
-      d.sync = 0
-      return
-    }
-    const matched = layer
-    const layerPath = found.path
-    processParams(paramCallbacks, keys, (d.paramCalled ??= Object.create(null)), req, d.res, (perr?: any) => {
-      if (perr) d.next(layerError || perr)
-      else if (route) matched.handleRequest(req, d.res, d.next)
-      else enter(d, matched, layerError, layerPath, path)
-      d.sync = 0
-    })
+    layer = candidate
+    found = m
+    d.idx = i + 1
+    break
   }
+
+  if (layer === undefined) {
+    d.idx = stack.length
+    finish(d, layerError)
+    return
+  }
+
+  if (found === null) {
+    // a '/' middleware: no parameters, so no param triggers
+    req.params = slashParams(d)
+    enter(d, layer, layerError, '', path)
+    d.sync = 0
+    return
+  }
+  const route = layer.route
+  if (route) req.route = route
+  req.params = d.mergeParams ? mergeParams(found.params, d.parentParams) : found.params
+  const paramCallbacks = d.paramCallbacks
+  const keys = paramCallbacksFor(paramCallbacks, found.params)
+  if (keys === undefined) {
+    // the common case: no param trigger applies, call the layer directly
+    if (route) layer.handleRequest(req, d.res, d.next)
+    else enter(d, layer, layerError, found.path, path)
+    d.sync = 0
+    return
+  }
+  const matched = layer
+  const layerPath = found.path
+  processParams(paramCallbacks, keys, (d.paramCalled ??= Object.create(null)), req, d.res, (perr?: any) => {
+    if (perr) d.next(layerError || perr)
+    else if (route) matched.handleRequest(req, d.res, d.next)
+    else enter(d, matched, layerError, layerPath, path)
+    d.sync = 0
+  })
 }
 
 /** The params a '/' middleware gets: a fresh object (with the parent's under mergeParams). */

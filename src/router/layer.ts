@@ -166,6 +166,16 @@ export class Layer {
   }
 }
 
+/**
+ * The handler a request may call directly, with no tracing and no arity check
+ * on the way: the layer's handler when it takes at most three arguments and
+ * no one traces calls; otherwise undefined (then go through handleRequest).
+ */
+export function directHandler(layer: Layer): Handler | undefined {
+  const fn = layer.handle
+  return layerTracing || arityOf(layer, fn) > 3 ? undefined : fn
+}
+
 /** `fn.length` for the layer's handler `fn`, read once per handler (see LayerInternals.arity). */
 function arityOf(layer: Layer, fn: Handler): number {
   const internals = layer[kInternals]

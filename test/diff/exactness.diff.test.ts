@@ -314,6 +314,8 @@ describe('chains of middleware on / (the router\'s pass-through step)', () => {
     // 250 pass-throughs: past the 100-step synchronous limit twice
     for (let i = 0; i < 250; i++) app.use((req: any, res: any, next: any) => { req.count = (req.count ?? 0) + 1; next() })
     app.use(seen('after250'))
+    // a promise from a pass-through: rejected, it goes to the error handler
+    app.use((req: any, res: any, next: any) => (req.query.reject ? Promise.reject(new Error('rejected')) : next()))
     app.use((req: any, res: any, next: any) => { req.params.leaked = 'x'; next() })
     app.use(seen('fresh params'))
     app.use((req: any, res: any, next: any) => { req.url = '/rewritten' + req.url; next() })
@@ -337,11 +339,12 @@ describe('chains of middleware on / (the router\'s pass-through step)', () => {
   }
   const i0 = (req: any) => (req.query.fail ? new Error('inner') : undefined)
 
-  for (const path of ['/g/x', '/g/x?fail=1', '/G', '/']) {
+  for (const path of ['/g/x', '/g/x?fail=1', '/g/x?reject=1', '/G', '/']) {
     it(`records the same for ${path}`, async () => {
       const r = await recorded(build, { method: 'GET', path })
       expect(r.switchyard).toEqual(r.express)
-      expect(r.switchyard.records.length).toBeGreaterThan(3)
+      if (path.endsWith('reject=1')) expect(String((r.switchyard.answer as any).body)).toContain('rejected')
+      else expect(r.switchyard.records.length).toBeGreaterThan(3)
     })
   }
 })
