@@ -211,9 +211,18 @@ class Dispatch {
   paramCalled: Record<string, ParamState> | undefined = undefined
   /** while tracing: the mount pattern to restore when the mounted layer passes on (null: nothing saved) */
   mountSaved: string | null = null
-  /** req.url at the last step, and its pathname */
+  /**
+   * req.url at the last step, its pathname, and the parse parseurl left on
+   * req._parsedUrl. A step reuses the pathname only while both req.url and
+   * req._parsedUrl are still these: parseurl (which router@2 calls on every
+   * step) would return that same parse, so skipping it changes nothing.
+   * When another pass (a mounted router) or a middleware parsed some other
+   * URL meanwhile, the step parses again, and req._parsedUrl ends as
+   * Express leaves it.
+   */
   lastUrl: unknown = undefined
   lastPath: string | undefined = undefined
+  lastParsed: unknown = undefined
   // the index lookup of the last path seen (middleware rarely changes it)
   lookedUp: string | undefined = undefined
   lookedUpIn: StackIndex | undefined = undefined
@@ -288,14 +297,14 @@ function stepper(d: Dispatch): Next {
     // pass-through chain): it matches every path, strips nothing and takes no
     // param triggers, so none of the search in `step` is needed. Taken only
     // when the last layer left nothing to undo and req.url is the one already
-    // parsed.
+    // parsed (see Dispatch.lastUrl).
     if (err === undefined && d.sync < 100 && d.removed.length === 0 && !d.slashAdded && d.mountSaved === null) {
       const i = d.idx
       const stack = d.stack
       if (i < stack.length) {
         const layer = stack[i]
         const req = d.req
-        if (layer.slash === true && req.url === d.lastUrl && d.lastPath != null && layer instanceof Layer) {
+        if (layer.slash === true && req.url === d.lastUrl && req._parsedUrl === d.lastParsed && d.lastPath != null && layer instanceof Layer) {
           d.idx = i + 1
           d.sync++
           req.params = slashParams(d)
@@ -351,14 +360,15 @@ function step(d: Dispatch, err: any): void {
     setImmediate(d.next, err)
     return
   }
-  // the pathname of req.url (parsed again only when a layer changed req.url)
+  // the pathname of req.url (parsed again only when req.url or its parse changed)
   const url = req.url
   let path: string | undefined
-  if (url === d.lastUrl && url !== undefined) path = d.lastPath
+  if (url === d.lastUrl && url !== undefined && req._parsedUrl === d.lastParsed) path = d.lastPath
   else {
     path = pathnameOf(req)
     d.lastUrl = url
     d.lastPath = path
+    d.lastParsed = req._parsedUrl
   }
   if (path == null) {
     finish(d, layerError)

@@ -4,6 +4,7 @@
 import net from 'node:net'
 import express from 'express'
 import listEndpoints from 'express-list-endpoints'
+import parseurl from 'parseurl'
 import { describe, expect, it } from 'vitest'
 import fw from '../../src/index'
 import { listen, request, type RawRequest } from '../support/diff'
@@ -376,6 +377,52 @@ describe('params through mergeParams routers', () => {
       const r = await recorded(build, { method: 'GET', path })
       expect(r.switchyard).toEqual(r.express)
       expect(r.switchyard.records.length).toBeGreaterThan(0)
+    })
+  }
+})
+
+describe('req._parsedUrl as the router leaves it', () => {
+  // parseurl caches its parse on req._parsedUrl, and router@2 asks it on
+  // every step; middleware that reads the cache directly must find the same
+  // parse, including after a mounted router or app passed the request on.
+  const build = (app: any, lib: Lib, record: (v: unknown) => void) => {
+    let previous: unknown
+    const look = (tag: string) => (req: any, res: any, next: any) => {
+      const p = req._parsedUrl
+      record({ tag, url: req.url, pathname: p?.pathname, raw: p?._raw, search: p?.search, same: p === previous })
+      previous = p
+      next()
+    }
+    const passing = lib.Router()
+    passing.use(look('in router'))
+    passing.use(look('in router again'))
+    const sub = lib()
+    sub.use(look('in sub-app'))
+    app.use(look('first'))
+    app.use(look('second'))
+    app.use('/a', passing)
+    app.use(look('after router'))
+    app.use('/a', sub)
+    app.use(look('after sub-app'))
+    app.use((req: any, res: any, next: any) => {
+      // a rewrite parsed and undone: the next step parses the real URL again
+      const url = req.url
+      req.url = '/elsewhere?q=1'
+      parseurl(req)
+      req.url = url
+      next()
+    })
+    app.use(look('after a parsed rewrite'))
+    app.use((req: any, res: any, next: any) => { req._parsedUrl = undefined; next() })
+    app.use(look('after the cache is dropped'))
+    app.get('/a/:x', look('route'), (req: any, res: any) => res.json({ done: true }))
+    app.use((req: any, res: any) => res.json({ fell: true }))
+  }
+  for (const path of ['/a/b?x=1', '/a', '/b/c', '/a/b/']) {
+    it(`is the same parse at every step for ${path}`, async () => {
+      const r = await recorded(build, { method: 'GET', path })
+      expect(r.switchyard).toEqual(r.express)
+      expect(r.switchyard.records.length).toBeGreaterThan(4)
     })
   }
 })
