@@ -5,6 +5,7 @@
 import express from 'express'
 import { describe, expect, it } from 'vitest'
 import fw from '../src/index'
+import { LINEAR_MAX } from '../src/router/stack'
 import { listen, request } from './support/diff'
 
 const PATTERNS: Array<[kind: 'use' | 'get' | 'all', path: any]> = [
@@ -73,6 +74,43 @@ describe('the router visits the same layers as express, in the same order', () =
       }
     })
   }
+
+  it('short stacks, tried layer by layer without the lookup, visit the same layers', async () => {
+    // routers of 1 to 5 layers taken from PATTERNS (up to LINEAR_MAX layers
+    // have no lookup; 5 have one), each mounted on its own path
+    const windows: Array<Array<[kind: 'use' | 'get' | 'all', path: any]>> = []
+    for (const size of [1, 2, 3, LINEAR_MAX, LINEAR_MAX + 1]) {
+      for (const offset of [0, 4, 9, 16]) windows.push(PATTERNS.slice(offset, offset + size))
+    }
+    const buildShort = (lib: any, options: { sensitive?: boolean; strict?: boolean }) => {
+      const app = lib()
+      windows.forEach((window, w) => {
+        const router = lib.Router({ caseSensitive: options.sensitive, strict: options.strict })
+        window.forEach(([kind, path], n) => {
+          router[kind](path, (req: any, res: any, next: any) => { (req.seen ??= []).push(n); next() })
+        })
+        app.use('/w' + w, router)
+      })
+      app.use((req: any, res: any) => res.json(req.seen ?? []))
+      app.use((err: any, req: any, res: any, next: any) => res.status(500).json({ error: err.message, seen: req.seen }))
+      return app
+    }
+    for (const options of [{}, { sensitive: true, strict: true }]) {
+      const ours = await listen(buildShort(fw, options))
+      const theirs = await listen(buildShort(express, options))
+      try {
+        for (let w = 0; w < windows.length; w++) {
+          for (const path of PATHS) {
+            const req = { method: 'GET', path: '/w' + w + path }
+            const [a, b] = await Promise.all([request(ours.port, req), request(theirs.port, req)])
+            expect({ path: req.path, status: a.status, body: a.body }).toEqual({ path: req.path, status: b.status, body: b.body })
+          }
+        }
+      } finally {
+        await Promise.all([ours.close(), theirs.close()])
+      }
+    }
+  })
 
   it('1,000 parameterised routes: the last one answers, and routes registered later are seen', async () => {
     for (const lib of [fw, express]) {

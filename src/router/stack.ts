@@ -79,11 +79,21 @@ export function stateOf(router: { stack: unknown; [kState]: RouterState }): Rout
   return state
 }
 
+/**
+ * Stacks up to this many layers get an empty index: every layer is tried in
+ * turn. Looking a path up costs a lower-cased copy of it, its first segment
+ * and two Map lookups, more than trying a few layers (docs/design.md, Speed,
+ * item 22).
+ */
+export const LINEAR_MAX = 4
+
 /** Build (or reuse) the index for the stack as it is now. */
 export function indexOf(state: RouterState, sensitive: boolean, strict: boolean): StackIndex {
   const cached = state.index
   if (cached !== undefined && cached.version === state.version && cached.sensitive === sensitive && cached.strict === strict) return cached
   const stack = state.stack
+  // a short stack is tried layer by layer: cheaper than making the lookup keys
+  const linear = stack.length <= LINEAR_MAX
   const literal = new Map<string, number[]>()
   const segment = new Map<string, number[]>()
   const other: number[] = []
@@ -98,8 +108,8 @@ export function indexOf(state: RouterState, sensitive: boolean, strict: boolean)
   for (let i = 0; i < stack.length; i++) {
     const layer = stack[i]
     const keys = layer instanceof Layer && layer[kInternals].sensitive === sensitive ? layer[kInternals] : undefined
-    const lits = keys !== undefined && layer.route && keys.end && keys.strict === strict ? keys.literals : undefined
-    const segs = keys !== undefined && lits === undefined ? keys.segments : undefined
+    const lits = keys !== undefined && !linear && layer.route && keys.end && keys.strict === strict ? keys.literals : undefined
+    const segs = keys !== undefined && !linear && lits === undefined ? keys.segments : undefined
     if (lits) add(literal, lits, i)
     else if (segs) add(segment, segs, i)
     else other.push(i)
