@@ -1,0 +1,191 @@
+// The router-state fuzzer: random trees of routers, sub-apps, middleware,
+// routes, error handlers and param triggers, built the same way on
+// switchyard and on express@5; every layer records what it sees on req
+// (url, baseUrl, originalUrl, params with their keys and prototype, route
+// path, parseurl's cached parse) and how it passes on (next, next('route'),
+// next('router'), an error, a throw, an answer). Each request's answer (the
+// status and the list of records) must be the same from both.
+//
+//   npm run fuzz:router -- --seed N --apps M
+//
+// The bounded run in `npm test` is test/fuzz/router-state.test.ts.
+import http from 'node:http'
+import { createRequire } from 'node:module'
+
+const require = createRequire(import.meta.url)
+
+const PATTERNS = ['/', '/a', '/a/:x', '/:p', '/b/:y/c', '/A', '/a/', /^\/r(\d+)/, ['/m', '/n/:z'], '/a{/:opt}', '/*rest', '/b', '/:p/:q', '/a/b']
+export const PATHS = ['/', '/a', '/a/1', '/A/1/', '/b/2/c', '/r5', '/m', '/n/3', '/x/y/z?q=1', '//a', '/a%20b', '/a/%E2%82%AC', '/a/b', '/a/b/c', '/b', '/B/9/C/', '/a/%zz', '/r12/x', '/n/3/4']
+export const METHODS = ['GET', 'POST', 'HEAD']
+
+/** A seeded generator (the same seed gives the same apps). */
+function random(seed) {
+  let s = seed >>> 0 || 1
+  const next = () => {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0
+    return (s >>> 1) / 0x80000000
+  }
+  return { next, pick: (list) => list[Math.floor(next() * list.length)] }
+}
+
+/** A random app tree, up to three mounts deep. */
+export function generate(rng, depth = 0) {
+  const items = []
+  const count = 2 + Math.floor(rng.next() * 4)
+  for (let i = 0; i < count; i++) {
+    const r = rng.next()
+    if (depth < 3 && r < 0.3) {
+      const kind = rng.next() < 0.75 ? 'router' : 'app'
+      const path = rng.pick(PATTERNS.filter((p) => !(p instanceof RegExp)))
+      const options = { mergeParams: rng.next() < 0.5, caseSensitive: rng.next() < 0.2, strict: rng.next() < 0.2 }
+      items.push({ kind, path, options, children: generate(rng, depth + 1) })
+    } else if (r < 0.55) {
+      items.push({ kind: 'use', path: rng.next() < 0.5 ? undefined : rng.pick(PATTERNS), act: rng.pick(['next', 'next', 'next', 'router', 'error', 'throw']) })
+    } else if (r < 0.85) {
+      items.push({ kind: 'route', method: rng.pick(['get', 'all', 'post']), path: rng.pick(PATTERNS), acts: [rng.pick(['next', 'route', 'end', 'next']), rng.pick(['end', 'next'])] })
+    } else if (r < 0.93) {
+      items.push({ kind: 'error handler', act: rng.pick(['next', 'end', 'clear']) })
+    } else {
+      items.push({ kind: 'param', name: rng.pick(['x', 'p', 'y', 'z']), act: rng.pick(['next', 'next', 'route', 'error']) })
+    }
+  }
+  return items
+}
+
+/** What a layer records about the request it sees. */
+function record(req, tag) {
+  const parsed = req._parsedUrl
+  const params = req.params
+  ;(req.records ??= []).push({
+    tag,
+    url: req.url,
+    baseUrl: req.baseUrl,
+    originalUrl: req.originalUrl,
+    params: params ? { ...params } : params,
+    keys: params ? Object.keys(params) : null,
+    nullPrototype: params ? Object.getPrototypeOf(params) === null : null,
+    route: req.route ? String(req.route.path) : null,
+    parsed: parsed ? [parsed.pathname, parsed.search, parsed._raw] : null
+  })
+}
+
+/** Build the tree on `lib` (switchyard or express). */
+export function build(lib, tree) {
+  let id = 0
+  const fill = (target, items) => {
+    for (const item of items) {
+      const tag = item.kind + ' ' + id++
+      if (item.kind === 'router' || item.kind === 'app') {
+        const child = item.kind === 'router' ? lib.Router(item.options) : lib()
+        if (item.kind === 'app') child.set('env', 'production')
+        fill(child, item.children)
+        target.use(item.path, child)
+      } else if (item.kind === 'use') {
+        const fn = (req, res, next) => {
+          record(req, tag)
+          if (item.act === 'next') next()
+          else if (item.act === 'router') next('router')
+          else if (item.act === 'error') next(new Error(tag))
+          else throw new Error(tag)
+        }
+        if (item.path === undefined) target.use(fn)
+        else target.use(item.path, fn)
+      } else if (item.kind === 'route') {
+        const handlers = item.acts.map((act, k) => (req, res, next) => {
+          record(req, `${tag}.${k}`)
+          if (act === 'next') next()
+          else if (act === 'route') next('route')
+          else res.json({ answeredBy: tag, records: req.records })
+        })
+        target[item.method](item.path, ...handlers)
+      } else if (item.kind === 'error handler') {
+        target.use((err, req, res, next) => {
+          record(req, `${tag}: ${err.message}`)
+          if (item.act === 'next') next(err)
+          else if (item.act === 'clear') next()
+          else res.status(500).json({ answeredBy: tag, records: req.records })
+        })
+      } else {
+        target.param(item.name, (req, res, next, value, name) => {
+          record(req, `${tag}: ${name}=${value}`)
+          if (item.act === 'next') next()
+          else if (item.act === 'route') next('route')
+          else next(new Error(tag))
+        })
+      }
+    }
+  }
+  const app = lib()
+  app.set('env', 'production')
+  fill(app, tree)
+  app.use((req, res) => res.status(404).json({ fellThrough: true, records: req.records ?? [] }))
+  app.use((err, req, res, next) => res.status(500).json({ error: err.message, status: err.status, records: req.records ?? [] }))
+  return app
+}
+
+function listen(handler) {
+  return new Promise((resolve) => {
+    const server = http.createServer(handler)
+    server.listen(0, '127.0.0.1', () => resolve(server))
+  })
+}
+
+function send(port, method, path) {
+  return new Promise((resolve) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path, agent: false }, (res) => {
+      let body = ''
+      res.setEncoding('utf8')
+      res.on('data', (c) => (body += c))
+      res.on('end', () => resolve({ status: res.statusCode, body }))
+    })
+    req.on('error', (err) => resolve({ status: 'error ' + err.code, body: '' }))
+    req.end()
+  })
+}
+
+/**
+ * Generate `apps` app trees from `seed`, serve each from both libraries, send
+ * every path with every method; returns the counts and the first differences.
+ */
+export async function runRouterFuzz({ seed = 1, apps = 20, switchyard = require('../../dist/index.cjs'), express = require('express') } = {}) {
+  const rng = random(seed)
+  const differences = []
+  const statuses = {}
+  let requests = 0
+  let records = 0
+  for (let a = 0; a < apps; a++) {
+    const tree = generate(rng)
+    const ours = await listen(build(switchyard, tree))
+    const theirs = await listen(build(express, tree))
+    try {
+      for (const path of PATHS) {
+        for (const method of METHODS) {
+          requests++
+          const [x, y] = await Promise.all([send(ours.address().port, method, path), send(theirs.address().port, method, path)])
+          statuses[x.status] = (statuses[x.status] ?? 0) + 1
+          if (method !== 'HEAD' && x.body.startsWith('{')) records += JSON.parse(x.body).records?.length ?? 0
+          if (x.status !== y.status || x.body !== y.body) {
+            if (differences.length < 10) differences.push({ app: a, tree, method, path, switchyard: x, express: y })
+          }
+        }
+      }
+    } finally {
+      ours.close()
+      theirs.close()
+    }
+  }
+  return { seed, apps, requests, records, statuses, differences }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const arg = (name, fallback) => {
+    const i = process.argv.indexOf('--' + name)
+    return i === -1 ? fallback : Number(process.argv[i + 1])
+  }
+  const report = await runRouterFuzz({ seed: arg('seed', 1), apps: arg('apps', 200) })
+  console.log(`router-state fuzz seed ${report.seed}: ${report.apps} apps, ${report.requests} requests, ${report.records} records`)
+  console.log('statuses:', JSON.stringify(report.statuses))
+  console.log('differences:', report.differences.length)
+  for (const d of report.differences.slice(0, 3)) console.log(JSON.stringify(d, null, 1).slice(0, 3000))
+  process.exitCode = report.differences.length === 0 ? 0 : 1
+}
