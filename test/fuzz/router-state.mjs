@@ -16,7 +16,7 @@ const require = createRequire(import.meta.url)
 
 const PATTERNS = ['/', '/a', '/a/:x', '/:p', '/b/:y/c', '/A', '/a/', /^\/r(\d+)/, ['/m', '/n/:z'], '/a{/:opt}', '/*rest', '/b', '/:p/:q', '/a/b']
 export const PATHS = ['/', '/a', '/a/1', '/A/1/', '/b/2/c', '/r5', '/m', '/n/3', '/x/y/z?q=1', '//a', '/a%20b', '/a/%E2%82%AC', '/a/b', '/a/b/c', '/b', '/B/9/C/', '/a/%zz', '/r12/x', '/n/3/4']
-export const METHODS = ['GET', 'POST', 'HEAD']
+export const METHODS = ['GET', 'POST', 'HEAD', 'OPTIONS']
 
 /** A seeded generator (the same seed gives the same apps). */
 function random(seed) {

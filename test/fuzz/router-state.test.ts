@@ -1,6 +1,6 @@
 // Bounded router-state fuzzing in `npm test`: 60 random app trees (routers,
 // sub-apps, middleware, routes, error handlers, param triggers; seed 1) on
-// switchyard and express@5, every path with GET, POST and HEAD. Each layer
+// switchyard and express@5, every path with GET, POST, HEAD and OPTIONS. Each layer
 // records what it sees on req; the answers must be identical.
 // Any size or seed: `npm run fuzz:router -- --seed N --apps M` (docs/reliability.md).
 import { describe, expect, it } from 'vitest'
@@ -15,7 +15,7 @@ describe('router-state fuzz: seed 1, 60 apps, switchyard vs express@5', () => {
   }, 60000)
 
   it('is not vacuous: layers ran, and requests were answered by routes, fell through and failed', () => {
-    expect(report.requests).toBe(60 * 19 * 3)
+    expect(report.requests).toBe(60 * 19 * 4)
     expect(report.records).toBeGreaterThan(1000)
     for (const status of ['200', '404', '500']) expect(report.statuses[status]).toBeGreaterThan(50)
   })
