@@ -1,9 +1,12 @@
 // The router-state fuzzer: random trees of routers, sub-apps, middleware,
 // routes, error handlers and param triggers, built the same way on
 // switchyard and on express@5; every layer records what it sees on req
-// (url, baseUrl, originalUrl, params with their keys and prototype, route
-// path, parseurl's cached parse) and how it passes on (next, next('route'),
-// next('router'), an error, a throw, an answer). Each request's answer (the
+// (url, baseUrl, originalUrl, path, query, params with their keys and
+// prototype, route path, parseurl's cached parse, which app it belongs to and
+// whether it has that app's prototypes, res.locals, whether the `next` it got
+// is req.next) and how it passes on (next, next('route'),
+// next('router'), an error, a throw, a rejected promise, next after a tick,
+// an answer). Each request's answer (the
 // status and the list of records) must be the same from both.
 //
 //   npm run fuzz:router -- --seed N --apps M
@@ -40,9 +43,9 @@ export function generate(rng, depth = 0) {
       const options = { mergeParams: rng.next() < 0.5, caseSensitive: rng.next() < 0.2, strict: rng.next() < 0.2 }
       items.push({ kind, path, options, children: generate(rng, depth + 1) })
     } else if (r < 0.55) {
-      items.push({ kind: 'use', path: rng.next() < 0.5 ? undefined : rng.pick(PATTERNS), act: rng.pick(['next', 'next', 'next', 'router', 'error', 'throw']) })
+      items.push({ kind: 'use', path: rng.next() < 0.5 ? undefined : rng.pick(PATTERNS), act: rng.pick(['next', 'next', 'next', 'router', 'error', 'throw', 'later', 'reject']) })
     } else if (r < 0.85) {
-      items.push({ kind: 'route', method: rng.pick(['get', 'all', 'post']), path: rng.pick(PATTERNS), acts: [rng.pick(['next', 'route', 'end', 'next']), rng.pick(['end', 'next'])] })
+      items.push({ kind: 'route', method: rng.pick(['get', 'all', 'post']), path: rng.pick(PATTERNS), acts: [rng.pick(['next', 'route', 'end', 'next', 'async']), rng.pick(['end', 'next', 'async'])] })
     } else if (r < 0.93) {
       items.push({ kind: 'error handler', act: rng.pick(['next', 'end', 'clear']) })
     } else {
@@ -53,19 +56,27 @@ export function generate(rng, depth = 0) {
 }
 
 /** What a layer records about the request it sees. */
-function record(req, tag) {
+function record(req, tag, next) {
   const parsed = req._parsedUrl
   const params = req.params
+  const app = req.app
   ;(req.records ??= []).push({
     tag,
     url: req.url,
     baseUrl: req.baseUrl,
     originalUrl: req.originalUrl,
+    path: req.path,
+    query: req.query,
     params: params ? { ...params } : params,
     keys: params ? Object.keys(params) : null,
     nullPrototype: params ? Object.getPrototypeOf(params) === null : null,
     route: req.route ? String(req.route.path) : null,
-    parsed: parsed ? [parsed.pathname, parsed.search, parsed._raw] : null
+    parsed: parsed ? [parsed.pathname, parsed.search, parsed._raw] : null,
+    // which app the request belongs to here, and whether it has that app's prototypes
+    mountpath: app ? String(app.mountpath) : null,
+    prototypes: app ? [Object.getPrototypeOf(req) === app.request, Object.getPrototypeOf(req.res) === app.response, req.res.app === app] : null,
+    localsKeys: Object.keys(req.res.locals ?? {}),
+    nextIsReqNext: next === undefined ? null : next === req.next
   })
 }
 
@@ -77,37 +88,44 @@ export function build(lib, tree) {
       const tag = item.kind + ' ' + id++
       if (item.kind === 'router' || item.kind === 'app') {
         const child = item.kind === 'router' ? lib.Router(item.options) : lib()
-        if (item.kind === 'app') child.set('env', 'production')
+        if (item.kind === 'app') {
+          child.set('env', 'production')
+          if (item.options.caseSensitive) child.enable('case sensitive routing')
+          if (item.options.strict) child.enable('strict routing')
+        }
         fill(child, item.children)
         target.use(item.path, child)
       } else if (item.kind === 'use') {
         const fn = (req, res, next) => {
-          record(req, tag)
+          record(req, tag, next)
           if (item.act === 'next') next()
           else if (item.act === 'router') next('router')
           else if (item.act === 'error') next(new Error(tag))
+          else if (item.act === 'later') setImmediate(next)
+          else if (item.act === 'reject') return Promise.reject(new Error(tag))
           else throw new Error(tag)
         }
         if (item.path === undefined) target.use(fn)
         else target.use(item.path, fn)
       } else if (item.kind === 'route') {
         const handlers = item.acts.map((act, k) => (req, res, next) => {
-          record(req, `${tag}.${k}`)
+          record(req, `${tag}.${k}`, next)
           if (act === 'next') next()
           else if (act === 'route') next('route')
+          else if (act === 'async') return Promise.resolve().then(() => next())
           else res.json({ answeredBy: tag, records: req.records })
         })
         target[item.method](item.path, ...handlers)
       } else if (item.kind === 'error handler') {
         target.use((err, req, res, next) => {
-          record(req, `${tag}: ${err.message}`)
+          record(req, `${tag}: ${err.message}`, next)
           if (item.act === 'next') next(err)
           else if (item.act === 'clear') next()
           else res.status(500).json({ answeredBy: tag, records: req.records })
         })
       } else {
         target.param(item.name, (req, res, next, value, name) => {
-          record(req, `${tag}: ${name}=${value}`)
+          record(req, `${tag}: ${name}=${value}`, next)
           if (item.act === 'next') next()
           else if (item.act === 'route') next('route')
           else next(new Error(tag))
