@@ -16,10 +16,10 @@ import ts from 'typescript'
 export const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..')
 export const compatDir = path.join(repo, 'test/types/compat')
 
-export type Mode = 'cjs' | 'mts' | 'type-module' | 'bundler' | 'node10'
+export type Mode = 'cjs' | 'mts' | 'type-module' | 'bundler' | 'node10' | 'cjs-no-interop' | 'node10-no-interop' | 'verbatim'
 export type Target = 'switchyard' | 'switchyard+@types/express' | '@types/express'
 
-export const MODES: Record<Mode, { options: ts.CompilerOptions; type: 'module' | 'commonjs'; ext: string; esm: boolean }> = {
+export const MODES: Record<Mode, { options: ts.CompilerOptions; type: 'module' | 'commonjs'; ext: string; esm: boolean; interop?: false }> = {
   // .ts files in a "type": "commonjs" package, node16+ resolution (require conditions)
   cjs: { options: { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext }, type: 'commonjs', ext: '.ts', esm: false },
   // .mts files: ES modules whatever the package type (import conditions)
@@ -29,16 +29,31 @@ export const MODES: Record<Mode, { options: ts.CompilerOptions; type: 'module' |
   // bundler resolution (Vite, esbuild, webpack projects): import conditions, no extensions needed
   bundler: { options: { module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler }, type: 'commonjs', ext: '.ts', esm: true },
   // the legacy resolver: "types"/"main" fields, no "exports"
-  node10: { options: { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10 }, type: 'commonjs', ext: '.ts', esm: false }
+  node10: { options: { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10 }, type: 'commonjs', ext: '.ts', esm: false },
+  // CommonJS without esModuleInterop (nor allowSyntheticDefaultImports): no
+  // default imports of CommonJS packages, so only the `cjs-*` and
+  // `nointerop-*` programs (`import = require`, `import * as`)
+  'cjs-no-interop': { options: { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, esModuleInterop: false }, type: 'commonjs', ext: '.ts', esm: false, interop: false },
+  'node10-no-interop': { options: { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10, esModuleInterop: false }, type: 'commonjs', ext: '.ts', esm: false, interop: false },
+  // "type": "module" with verbatimModuleSyntax (imports kept as written)
+  verbatim: { options: { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, verbatimModuleSyntax: true }, type: 'module', ext: '.ts', esm: true }
 }
 
-/** Corpus files for a mode: shared programs, plus `esm-*` (ES module syntax) or `cjs-*` (`import = require`, `export =`) ones. */
+/**
+ * Corpus files for a mode: shared programs, plus `esm-*` (ES module syntax) or
+ * `cjs-*` (`import = require`, `export =`) ones. Without esModuleInterop, the
+ * `cjs-*` and `nointerop-*` (`import * as`) programs only: the shared ones
+ * use default imports, which need it.
+ */
 export function corpusFiles(mode: Mode): string[] {
-  const esm = MODES[mode].esm
+  const { esm, interop } = MODES[mode]
   return fs
     .readdirSync(compatDir)
     .filter((f) => f.endsWith('.ts'))
-    .filter((f) => (f.startsWith('esm-') ? esm : f.startsWith('cjs-') ? !esm : true))
+    .filter((f) => {
+      if (interop === false) return f.startsWith('cjs-') || f.startsWith('nointerop-')
+      return f.startsWith('esm-') ? esm : f.startsWith('cjs-') ? !esm : f.startsWith('nointerop-') ? false : true
+    })
     .sort()
 }
 
@@ -80,7 +95,9 @@ export function compileCorpus(mode: Mode, target: Target, extraFiles: Record<str
   const real = (p: string): string | undefined => {
     if (!oracle && (p === vmod || p.startsWith(vmod + '/'))) {
       const rest = p.slice(vmod.length)
+      // what the published package holds (package.json "files")
       if (rest === '' || rest === '/package.json' || rest === '/dist' || rest.startsWith('/dist/')) return repo + rest
+      if (rest === '/body-parser' || rest === '/body-parser/package.json') return repo + rest
       return undefined
     }
     if (p.startsWith(vroot)) return undefined
@@ -90,7 +107,6 @@ export function compileCorpus(mode: Mode, target: Target, extraFiles: Record<str
   const isVirtualDir = (p: string) => [...sources.keys()].some((f) => f.startsWith(p + '/')) || (!oracle && (p === path.join(vroot, 'node_modules') || p === vmod))
 
   const options: ts.CompilerOptions = {
-    ...spec.options,
     target: ts.ScriptTarget.ES2022,
     lib: ['lib.es2022.d.ts'],
     types: target === 'switchyard+@types/express' ? ['node', 'express'] : ['node'],
@@ -98,7 +114,8 @@ export function compileCorpus(mode: Mode, target: Target, extraFiles: Record<str
     esModuleInterop: true,
     skipLibCheck: false,
     noEmit: true,
-    noUnusedLocals: false
+    noUnusedLocals: false,
+    ...spec.options
   }
   const host = ts.createCompilerHost(options)
   const base = { ...host }
