@@ -9,6 +9,7 @@ import path from 'node:path'
 import { MODES, compileCorpus, corpusFiles, format, markedLines, repo, type Mode } from './support/modes'
 
 const sideBySide = { 'side-by-side.ts': fs.readFileSync(path.join(repo, 'test/types/side-by-side/mixed.ts'), 'utf8') }
+const besideExpress4 = { 'express-v4.ts': fs.readFileSync(path.join(repo, 'test/types/side-by-side/express-v4.ts'), 'utf8') }
 
 describe.each(Object.keys(MODES) as Mode[])('typed corpus, %s mode', (mode) => {
   // without esModuleInterop only the `cjs-*` and `nointerop-*` programs apply
@@ -35,6 +36,13 @@ describe.each(Object.keys(MODES) as Mode[])('typed corpus, %s mode', (mode) => {
     // the side-by-side program default-imports multer and cookie-parser: it needs esModuleInterop
     const { program, diagnostics, files } = compileCorpus(mode, 'switchyard+@types/express', interop ? sideBySide : {})
     expect(program.getSourceFiles().some((f) => f.fileName.endsWith('@types/express/index.d.ts'))).toBe(true)
+    expect(format(diagnostics, files)).toBe('')
+  })
+
+  test('compiles against switchyard with @types/express@4 installed side by side', () => {
+    // the Express 4 program default-imports switchyard: it needs esModuleInterop
+    const { program, diagnostics, files } = compileCorpus(mode, 'switchyard+@types/express@4', interop ? besideExpress4 : {})
+    if (interop) expect(program.getSourceFiles().some((f) => f.fileName.endsWith('@types/express-v4/index.d.ts'))).toBe(true)
     expect(format(diagnostics, files)).toBe('')
   })
 

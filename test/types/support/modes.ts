@@ -17,7 +17,10 @@ export const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname)
 export const compatDir = path.join(repo, 'test/types/compat')
 
 export type Mode = 'cjs' | 'mts' | 'type-module' | 'bundler' | 'node10' | 'cjs-no-interop' | 'node10-no-interop' | 'verbatim'
-export type Target = 'switchyard' | 'switchyard+@types/express' | '@types/express'
+export type Target = 'switchyard' | 'switchyard+@types/express' | 'switchyard+@types/express@4' | '@types/express'
+
+/** @types/express@4, installed under an npm alias (`@types/express-v4`); programs reach it as 'express'. */
+const EXPRESS_V4 = path.join(repo, 'node_modules/@types/express-v4/index.d.ts')
 
 export const MODES: Record<Mode, { options: ts.CompilerOptions; type: 'module' | 'commonjs'; ext: string; esm: boolean; interop?: false }> = {
   // .ts files in a "type": "commonjs" package, node16+ resolution (require conditions)
@@ -115,6 +118,8 @@ export function compileCorpus(mode: Mode, target: Target, extraFiles: Record<str
     skipLibCheck: false,
     noEmit: true,
     noUnusedLocals: false,
+    // 'express' is Express 4's types for the @types/express@4 target
+    ...(target === 'switchyard+@types/express@4' ? { paths: { express: [EXPRESS_V4] } } : {}),
     ...spec.options
   }
   const host = ts.createCompilerHost(options)
@@ -142,7 +147,7 @@ export function compileCorpus(mode: Mode, target: Target, extraFiles: Record<str
       (f) =>
         files.has(f.fileName) ||
         f.fileName.startsWith(path.join(repo, 'dist') + '/') ||
-        /\/node_modules\/@types\/express\//.test(f.fileName)
+        /\/node_modules\/@types\/express(-v4)?\//.test(f.fileName)
     )
   const diagnostics = [
     ...program.getOptionsDiagnostics(),
