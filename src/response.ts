@@ -329,11 +329,19 @@ response.clearCookie = function clearCookie(name, options) {
 
 type Chunk = string | Buffer | undefined
 
-/** A string body gets `text/html` when no type is set, utf-8 otherwise. */
-function stringType(res: Response, initial: boolean): void {
+/**
+ * A string body gets `text/html` unless a string type is set (any other value
+ * is replaced, as Express does), and a set type gets the utf-8 charset. An
+ * empty type stays empty through Express's setCharset, and its `res.set`
+ * turns '' into `false` (mime-types' `contentType('')`): the header is sent
+ * as "false".
+ */
+function stringType(res: Response): void {
   const type = res.getHeader('content-type')
-  if (!type) {
-    if (initial) putHeader(res, 'Content-Type', 'content-type', HTML_UTF8)
+  if (typeof type !== 'string') {
+    putHeader(res, 'Content-Type', 'content-type', HTML_UTF8)
+  } else if (type === '') {
+    res.setHeader('Content-Type', false as unknown as string)
   } else if (typeof type === 'string' && type !== HTML_UTF8) {
     const value = withUtf8Charset(type)
     // the same value again (res.json's type): setHeader validated it already
@@ -410,10 +418,18 @@ function stripForStatus(res: Response, chunk: Chunk): Chunk {
  */
 function writeBody(res: Response, chunk: Chunk, bytesInExpress: boolean): void {
   if (bytesInExpress && typeof chunk === 'string') {
-    if (!res.headersSent) res.writeHead(res.statusCode)
-    const head = (res as { _header?: unknown })._header
-    // a character above 0x7F takes two or more UTF-8 bytes (cheaper than a regexp scan: 70 ns vs 200 ns here)
-    if (typeof head !== 'string' || Buffer.byteLength(head, 'utf8') !== head.length) chunk = Buffer.from(chunk, 'utf8')
+    if (res.hasHeader('content-disposition')) {
+      // Node rewrites a Content-Disposition value when end() builds the head
+      // with a body length known (latin1 bytes read back as UTF-8, so 'é'
+      // becomes U+FFFD); building the head here first would skip that, so
+      // this body goes as bytes, through end(), exactly as Express sends it
+      chunk = Buffer.from(chunk, 'utf8')
+    } else {
+      if (!res.headersSent) res.writeHead(res.statusCode)
+      const head = (res as { _header?: unknown })._header
+      // a character above 0x7F takes two or more UTF-8 bytes (cheaper than a regexp scan: 70 ns vs 200 ns here)
+      if (typeof head !== 'string' || Buffer.byteLength(head, 'utf8') !== head.length) chunk = Buffer.from(chunk, 'utf8')
+    }
   }
   res.end(chunk)
 }
@@ -433,14 +449,14 @@ response.send = function send(body) {
   switch (typeof body) {
     case 'string':
       chunk = body
-      stringType(this, true)
+      stringType(this)
       break
     case 'undefined':
       break
     case 'object':
       if (body === null) {
+        // an empty body; the Content-Type stays as it is (express@5.3 adds no charset here)
         chunk = ''
-        stringType(this, false)
         break
       }
       if (ArrayBuffer.isView(body)) {

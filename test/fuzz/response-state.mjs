@@ -1,0 +1,172 @@
+// The response fuzzer: random sequences of response methods (status, set,
+// setHeader, append, type, vary, cookie, clearCookie, location, links,
+// attachment)
+// ending in a random way of answering (send of every body type, json,
+// jsonp, sendStatus, redirect, end, format), run by the same route on
+// switchyard and on express@5, for GET and HEAD requests with random
+// conditional, Accept and Referer headers. The status, every header but
+// Date and X-Powered-By, in order, and the body bytes must be the same.
+//
+//   npm run fuzz:response -- --seed N --cases M
+//
+// The bounded run in `npm test` is test/fuzz/response-state.test.ts.
+import http from 'node:http'
+import { createRequire } from 'node:module'
+
+const require = createRequire(import.meta.url)
+
+function random(seed) {
+  let s = seed >>> 0 || 1
+  const next = () => {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0
+    return (s >>> 1) / 0x80000000
+  }
+  return { next, pick: (list) => list[Math.floor(next() * list.length)] }
+}
+
+const CODES = [200, 201, 204, 206, 301, 304, 400, 404, 418, 500, 599]
+const ODD_CODES = [99, 1000, 200.5, '201', 205]
+const FIELDS = ['Content-Type', 'X-A', 'Cache-Control', 'Link', 'ETag', 'Last-Modified', 'Vary', 'Content-Disposition', 'x-a', 'Location']
+const VALUES = ['text/plain', 'application/json; charset=utf-8', 'no-cache', '<http://a/>; rel="x"', 'W/"abc"', 'Tue, 01 Jan 2030 00:00:00 GMT', 'Accept', 'v1', '', 'text/html; charset=iso-8859-1', 'caf\u00e9', ['a', 'b']]
+const TYPES = ['json', 'html', 'text/plain', 'png', 'application/octet-stream', 'unknownext', '.txt', 'text', 'bin']
+const BODIES = [
+  'hello', '', '<p>\u00e9t\u00e9</p>', 'x'.repeat(1200), Buffer.from('bytes'), Buffer.alloc(0), { a: 1, b: [1, 2] }, [1, 'two'], null, undefined, true, false, 42,
+  { html: '<\u2028>' }, 'Hello World'
+]
+const URLS = ['/next', 'http://example.com/a b', 'back', '//evil.example/', '/caf\u00e9?q=\u00e9', '/%zz', 'mailto:x@y']
+const RAW_TYPES = ['unknownext', 'text/plain', 'application/json', 'text/html; charset=latin1', 'image/svg+xml', '']
+const COOKIE_OPTS = [{}, { path: '/a' }, { httpOnly: true, secure: true }, { sameSite: 'strict' }, { domain: 'example.com' }, { expires: new Date(Date.UTC(2030, 0, 1)) }, { encode: String }, { priority: 'high' }]
+
+/** One random case: the calls the route makes, and the request. */
+export function generate(rng) {
+  const calls = []
+  const n = Math.floor(rng.next() * 5)
+  for (let i = 0; i < n; i++) {
+    const r = rng.next()
+    if (r < 0.12) calls.push(['status', rng.pick(CODES)])
+    else if (r < 0.15) calls.push(rng.next() < 0.5 ? ['status', rng.pick(ODD_CODES)] : ['setHeader', 'Content-Type', rng.pick(RAW_TYPES)])
+    else if (r < 0.35) calls.push(['set', rng.pick(FIELDS), rng.pick(VALUES)])
+    else if (r < 0.45) calls.push(['append', rng.pick(['X-A', 'Set-Cookie', 'Link', 'Vary']), rng.pick(VALUES)])
+    else if (r < 0.55) calls.push(['type', rng.pick(TYPES)])
+    else if (r < 0.62) calls.push(['vary', rng.pick(['Accept', 'Origin, Accept', '*', 'accept-encoding'])])
+    else if (r < 0.72) calls.push(['cookie', rng.pick(['sid', 'a b', 'c']), rng.pick(['v', { x: 1 }, '\u00e9']), rng.pick(COOKIE_OPTS)])
+    else if (r < 0.77) calls.push(['clearCookie', rng.pick(['sid', 'c']), rng.pick(COOKIE_OPTS)])
+    else if (r < 0.84) calls.push(['location', rng.pick([...URLS, ''])])
+    else if (r < 0.9) calls.push(['links', { next: '/n', last: '/l' }])
+    else calls.push(['attachment', rng.pick([undefined, 'report.pdf', 'r\u00e9sum\u00e9.txt', ''])])
+  }
+  const r = rng.next()
+  let end
+  if (r < 0.4) end = ['send', rng.pick(BODIES)]
+  else if (r < 0.55) end = ['json', rng.pick(BODIES)]
+  else if (r < 0.62) end = ['jsonp', rng.pick(BODIES)]
+  else if (r < 0.72) end = ['sendStatus', rng.pick(CODES)]
+  else if (r < 0.82) end = rng.next() < 0.5 ? ['redirect', rng.pick(URLS)] : ['redirect', rng.pick([301, 302, 307]), rng.pick(URLS)]
+  else if (r < 0.9) end = ['end', rng.pick(['done', '', undefined])]
+  else end = ['format', rng.pick(['json', 'html', 'none'])]
+  const headers = {}
+  if (rng.next() < 0.3) headers['if-none-match'] = rng.pick(['*', 'W/"5-qvTGHdzF6KLavt4PO0gs2a6pQ00"', 'W/"b-Ck1VqNd45QIvq3AZd8XYQLvEhtA"', '"x"', 'W/"abc"'])
+  if (rng.next() < 0.15) headers['if-modified-since'] = rng.pick(['Wed, 01 Jan 2031 00:00:00 GMT', 'Mon, 01 Jan 2001 00:00:00 GMT'])
+  if (rng.next() < 0.4) headers.accept = rng.pick(['application/json', 'text/html', 'text/plain', 'image/png', '*/*', 'text/html;q=0.1, application/json'])
+  if (rng.next() < 0.3) headers.referer = rng.pick(['/from', 'http://example.com/ref'])
+  const method = rng.next() < 0.25 ? 'HEAD' : 'GET'
+  const path = rng.next() < 0.3 ? '/case?callback=' + rng.pick(['cb', 'a.b', 'x[0]', '<bad>', '']) : '/case'
+  return { calls, end, request: { method, path, headers } }
+}
+
+function handler(c) {
+  return (req, res) => {
+    for (const [name, ...args] of c.calls) res[name](...args)
+    const [name, ...args] = c.end
+    if (name === 'format') {
+      const which = args[0]
+      const formats = which === 'json' ? { json: () => res.send({ j: 1 }) } : which === 'html' ? { html: () => res.send('<b>h</b>'), text: () => res.send('t') } : { 'image/gif': () => res.send('g') }
+      res.format(formats)
+    } else {
+      res[name](...args)
+    }
+  }
+}
+
+export function build(lib, c) {
+  const app = lib()
+  app.set('env', 'production')
+  app.get('/case', handler(c))
+  app.use((err, req, res, next) => res.status(599).send('error: ' + err.message))
+  return app
+}
+
+function listen(h) {
+  return new Promise((resolve) => {
+    const server = http.createServer(h)
+    server.listen(0, '127.0.0.1', () => resolve(server))
+  })
+}
+
+function send(port, r) {
+  return new Promise((resolve) => {
+    const req = http.request({ host: '127.0.0.1', port, method: r.method, path: r.path, headers: r.headers, agent: false }, (res) => {
+      const chunks = []
+      res.on('data', (c) => chunks.push(c))
+      res.on('end', () => {
+        const headers = []
+        for (let i = 0; i < res.rawHeaders.length; i += 2) {
+          const name = res.rawHeaders[i].toLowerCase()
+          if (name !== 'date' && name !== 'x-powered-by') headers.push(res.rawHeaders[i] + ': ' + Buffer.from(res.rawHeaders[i + 1], 'latin1').toString('latin1'))
+        }
+        resolve({ status: res.statusCode, headers, body: Buffer.concat(chunks).toString('latin1') })
+      })
+    })
+    req.on('error', (err) => resolve({ status: 'error ' + err.code }))
+    req.end()
+  })
+}
+
+/** Run `cases` random cases from `seed` on both; returns counts and the first differences. */
+export async function runResponseFuzz({ seed = 1, cases = 200, switchyard = require('../../dist/index.cjs'), express = require('express') } = {}) {
+  const rng = random(seed)
+  const differences = []
+  const statuses = {}
+  const ends = {}
+  const uncaught = []
+  const onUncaught = (err) => uncaught.push(String(err && err.stack || err))
+  process.on('uncaughtException', onUncaught)
+  // an error handler that throws again reaches the final handler, which logs
+  // the error (both libraries do); count those lines instead of printing them
+  const consoleError = console.error
+  let logged = 0
+  console.error = () => { logged++ }
+  try {
+    for (let i = 0; i < cases; i++) {
+      const c = generate(rng)
+      const ours = await listen(build(switchyard, c))
+      const theirs = await listen(build(express, c))
+      try {
+        const [x, y] = await Promise.all([send(ours.address().port, c.request), send(theirs.address().port, c.request)])
+        statuses[x.status] = (statuses[x.status] ?? 0) + 1
+        ends[c.end[0]] = (ends[c.end[0]] ?? 0) + 1
+        if (JSON.stringify(x) !== JSON.stringify(y) && differences.length < 10) differences.push({ case: i, c, switchyard: x, express: y })
+      } finally {
+        ours.close()
+        theirs.close()
+      }
+    }
+  } finally {
+    process.off('uncaughtException', onUncaught)
+    console.error = consoleError
+  }
+  return { seed, cases, statuses, ends, differences, uncaught, logged }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const arg = (name, fallback) => {
+    const i = process.argv.indexOf('--' + name)
+    return i === -1 ? fallback : Number(process.argv[i + 1])
+  }
+  const report = await runResponseFuzz({ seed: arg('seed', 1), cases: arg('cases', 1000) })
+  console.log(`response fuzz seed ${report.seed}: ${report.cases} cases`)
+  console.log('statuses:', JSON.stringify(report.statuses), 'ends:', JSON.stringify(report.ends))
+  console.log('uncaught:', report.uncaught.length, 'errors logged by the final handlers:', report.logged, 'differences:', report.differences.length)
+  for (const d of report.differences.slice(0, 4)) console.log(JSON.stringify(d).slice(0, 2500))
+  process.exitCode = report.differences.length === 0 && report.uncaught.length === 0 ? 0 : 1
+}
