@@ -1,17 +1,19 @@
 // The response fuzzer: random sequences of response methods (status, set,
 // setHeader, append, type, vary, cookie, clearCookie, location, links,
-// attachment)
-// ending in a random way of answering (send of every body type, json,
-// jsonp, sendStatus, redirect, end, format), run by the same route on
-// switchyard and on express@5, for GET and HEAD requests with random
-// conditional, Accept and Referer headers. The status, every header but
-// Date and X-Powered-By, in order, and the body bytes must be the same.
+// attachment) ending in a random way of answering (send of every body type,
+// json, jsonp, sendStatus, redirect, end, format, sendFile, download), run
+// by the same route on switchyard and on express@5 (with random etag, json
+// spaces, json escape, jsonp callback name and x-powered-by settings), for
+// GET and HEAD requests with random conditional, Range, Accept and Referer
+// headers. The status, every header but Date and X-Powered-By, in order,
+// and the body bytes must be the same.
 //
 //   npm run fuzz:response -- --seed N --cases M
 //
 // The bounded run in `npm test` is test/fuzz/response-state.test.ts.
 import http from 'node:http'
 import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
 
 const require = createRequire(import.meta.url)
 
@@ -35,6 +37,9 @@ const BODIES = [
 ]
 const URLS = ['/next', 'http://example.com/a b', 'back', '//evil.example/', '/caf\u00e9?q=\u00e9', '/%zz', 'mailto:x@y']
 const RAW_TYPES = ['unknownext', 'text/plain', 'application/json', 'text/html; charset=latin1', 'image/svg+xml', '']
+const FILES_ROOT = fileURLToPath(new URL('../fixtures/res', import.meta.url))
+const FILES = ['hello.txt', 'page.html', 'data.json', 'with space.txt', '.secret', 'missing.txt', 'sub', '../static/secret.txt', 'README']
+const FILE_OPTS = [{}, { dotfiles: 'allow' }, { maxAge: 1000 }, { headers: { 'X-F': '1' } }, { lastModified: false }, { etag: false }, { acceptRanges: false }, { cacheControl: false }, { immutable: true, maxAge: '1d' }]
 const COOKIE_OPTS = [{}, { path: '/a' }, { httpOnly: true, secure: true }, { sameSite: 'strict' }, { domain: 'example.com' }, { expires: new Date(Date.UTC(2030, 0, 1)) }, { encode: String }, { priority: 'high' }]
 
 /** One random case: the calls the route makes, and the request. */
@@ -62,16 +67,26 @@ export function generate(rng) {
   else if (r < 0.62) end = ['jsonp', rng.pick(BODIES)]
   else if (r < 0.72) end = ['sendStatus', rng.pick(CODES)]
   else if (r < 0.82) end = rng.next() < 0.5 ? ['redirect', rng.pick(URLS)] : ['redirect', rng.pick([301, 302, 307]), rng.pick(URLS)]
-  else if (r < 0.9) end = ['end', rng.pick(['done', '', undefined])]
-  else end = ['format', rng.pick(['json', 'html', 'none'])]
+  else if (r < 0.86) end = ['end', rng.pick(['done', '', undefined])]
+  else if (r < 0.91) end = ['format', rng.pick(['json', 'html', 'none'])]
+  else if (r < 0.97) end = ['sendFile', rng.pick(FILES), { root: FILES_ROOT, ...rng.pick(FILE_OPTS) }]
+  else end = ['download', rng.pick(FILES), rng.pick([undefined, 'r\u00e9sum\u00e9.txt', 'report.pdf']), { root: FILES_ROOT, ...rng.pick(FILE_OPTS) }]
   const headers = {}
   if (rng.next() < 0.3) headers['if-none-match'] = rng.pick(['*', 'W/"5-qvTGHdzF6KLavt4PO0gs2a6pQ00"', 'W/"b-Ck1VqNd45QIvq3AZd8XYQLvEhtA"', '"x"', 'W/"abc"'])
   if (rng.next() < 0.15) headers['if-modified-since'] = rng.pick(['Wed, 01 Jan 2031 00:00:00 GMT', 'Mon, 01 Jan 2001 00:00:00 GMT'])
   if (rng.next() < 0.4) headers.accept = rng.pick(['application/json', 'text/html', 'text/plain', 'image/png', '*/*', 'text/html;q=0.1, application/json'])
   if (rng.next() < 0.3) headers.referer = rng.pick(['/from', 'http://example.com/ref'])
+  if (rng.next() < 0.2) headers.range = rng.pick(['bytes=0-3', 'bytes=5-', 'bytes=-2', 'bytes=9-99', 'bytes=0-1,3-4', 'bytes=x', 'bytes=50-60'])
+  if (headers.range && rng.next() < 0.3) headers['if-range'] = rng.pick(['W/"x"', 'Wed, 01 Jan 2031 00:00:00 GMT'])
+  const settings = {}
+  if (rng.next() < 0.3) settings.etag = rng.pick([false, 'strong', 'weak', true])
+  if (rng.next() < 0.2) settings['json spaces'] = rng.pick([2, '\t', 0])
+  if (rng.next() < 0.2) settings['json escape'] = true
+  if (rng.next() < 0.1) settings['jsonp callback name'] = 'cb'
+  if (rng.next() < 0.1) settings['x-powered-by'] = false
   const method = rng.next() < 0.25 ? 'HEAD' : 'GET'
   const path = rng.next() < 0.3 ? '/case?callback=' + rng.pick(['cb', 'a.b', 'x[0]', '<bad>', '']) : '/case'
-  return { calls, end, request: { method, path, headers } }
+  return { settings, calls, end, request: { method, path, headers } }
 }
 
 function handler(c) {
@@ -91,6 +106,7 @@ function handler(c) {
 export function build(lib, c) {
   const app = lib()
   app.set('env', 'production')
+  for (const [name, value] of Object.entries(c.settings)) app.set(name, value)
   app.get('/case', handler(c))
   app.use((err, req, res, next) => res.status(599).send('error: ' + err.message))
   return app

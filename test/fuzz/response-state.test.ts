@@ -1,6 +1,6 @@
 // Bounded response fuzzing in `npm test`: 600 random sequences of response
 // methods ending in a random answer (seed 1), on switchyard and express@5,
-// for GET and HEAD with random conditional, Accept and Referer headers. The
+// for GET and HEAD with random conditional, Range, Accept and Referer headers. The
 // status, the headers in order (but Date and X-Powered-By) and the body
 // bytes must be the same.
 // Any size or seed: `npm run fuzz:response -- --seed N --cases M` (docs/reliability.md).
@@ -17,7 +17,8 @@ describe('response fuzz: seed 1, 600 cases, switchyard vs express@5', () => {
   }, 60000)
 
   it('is not vacuous: every way of answering ran, with successes, redirects, 304s and errors', () => {
-    for (const end of ['send', 'json', 'jsonp', 'sendStatus', 'redirect', 'end', 'format']) expect(report.ends[end]).toBeGreaterThan(10)
+    for (const end of ['send', 'json', 'jsonp', 'sendStatus', 'redirect', 'end', 'format', 'sendFile']) expect(report.ends[end]).toBeGreaterThan(10)
+    expect(report.ends.download).toBeGreaterThan(5)
     for (const status of ['200', '302', '304', '599']) expect(report.statuses[status]).toBeGreaterThan(5)
   })
 })
