@@ -15,17 +15,9 @@ import http from 'node:http'
 import net from 'node:net'
 import zlib from 'node:zlib'
 import { createRequire } from 'node:module'
+import { cliNumber, listen, random } from './state-support.mjs'
 
 const require = createRequire(import.meta.url)
-
-function random(seed) {
-  let s = seed >>> 0 || 1
-  const next = () => {
-    s = (Math.imul(s, 1103515245) + 12345) >>> 0
-    return (s >>> 1) / 0x80000000
-  }
-  return { next, pick: (list) => list[Math.floor(next() * list.length)] }
-}
 
 const JSON_BODIES = ['{"a":1}', '[1,2]', '"str"', '1', 'true', 'null', ' {"a":1} ', '{"a":', '{bad}', '', '{"__proto__":{"x":1}}', '{"a":"caf\u00e9"}', '\ufeff{"a":1}', '#x', '{"deep":' + '['.repeat(50) + ']'.repeat(50) + '}', '{"a":1}garbage']
 const FORM_BODIES = ['a=1', 'a=1&a=2', 'a[b]=c', 'a[b][c][d][e][f][g]=h', 'a[]=1&a[]=2', 'a[0]=x&a[30]=y', 'x=%zz', '__proto__[p]=1', 'utf8=%E2%9C%93&n=%E9', 'utf8=%26%2310003%3B&n=%E9', 'k=' + 'v'.repeat(200), 'a=1&'.repeat(40), '', '=x&y', 'a+b=c+d', 'a=%F0%9F%98%80', '%5Bx%5D=1']
@@ -97,10 +89,6 @@ export function build(parsers, c) {
   return app
 }
 
-function listen(server) {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)))
-}
-
 function send(port, c, body) {
   return new Promise((resolve) => {
     const head = [`${c.method} / HTTP/1.1`, 'Host: x', 'Connection: close']
@@ -152,11 +140,7 @@ export async function runBodyFuzz({ seed = 1, cases = 300, switchyard = require(
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const arg = (name, fallback) => {
-    const i = process.argv.indexOf('--' + name)
-    return i === -1 ? fallback : Number(process.argv[i + 1])
-  }
-  const report = await runBodyFuzz({ seed: arg('seed', 1), cases: arg('cases', 2000) })
+  const report = await runBodyFuzz({ seed: cliNumber('seed', 1), cases: cliNumber('cases', 2000) })
   console.log(`body-parser fuzz seed ${report.seed}: ${report.cases} cases`)
   console.log('outcomes:', JSON.stringify(report.outcomes), 'differences:', report.differences.length)
   for (const d of report.differences.slice(0, 5)) console.log(JSON.stringify(d).slice(0, 2000))

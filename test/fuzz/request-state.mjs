@@ -8,20 +8,11 @@
 //   npm run fuzz:request -- --seed N --cases M
 //
 // The bounded run in `npm test` is test/fuzz/request-state.test.ts.
-import http from 'node:http'
 import net from 'node:net'
 import { createRequire } from 'node:module'
+import { cliNumber, listen, random } from './state-support.mjs'
 
 const require = createRequire(import.meta.url)
-
-function random(seed) {
-  let s = seed >>> 0 || 1
-  const next = () => {
-    s = (Math.imul(s, 1103515245) + 12345) >>> 0
-    return (s >>> 1) / 0x80000000
-  }
-  return { next, pick: (list) => list[Math.floor(next() * list.length)] }
-}
 
 const HOSTS = ['example.com', 'a.b.example.com', 'EXAMPLE.com:8080', '[::1]:3000', '127.0.0.1', 'tobi.ferrets.example.co.uk', 'localhost', '', 'a..b.com', '[::1]']
 const XFH = ['proxy.example.com', 'a.example.com, b.example.com', 'x.y.z:99', '[::2]:1', '']
@@ -119,13 +110,6 @@ export function build(lib, c) {
   return app
 }
 
-function listen(h) {
-  return new Promise((resolve) => {
-    const server = http.createServer(h)
-    server.listen(0, '127.0.0.1', () => resolve(server))
-  })
-}
-
 /** One raw request (the Host header as generated, even empty or odd). */
 function send(port, c) {
   return new Promise((resolve) => {
@@ -167,11 +151,7 @@ export async function runRequestFuzz({ seed = 1, cases = 300, switchyard = requi
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const arg = (name, fallback) => {
-    const i = process.argv.indexOf('--' + name)
-    return i === -1 ? fallback : Number(process.argv[i + 1])
-  }
-  const report = await runRequestFuzz({ seed: arg('seed', 1), cases: arg('cases', 2000) })
+  const report = await runRequestFuzz({ seed: cliNumber('seed', 1), cases: cliNumber('cases', 2000) })
   console.log(`request-state fuzz seed ${report.seed}: ${report.cases} cases`)
   console.log('statuses:', JSON.stringify(report.statuses), 'differences:', report.differences.length)
   for (const d of report.differences.slice(0, 4)) console.log(JSON.stringify(d).slice(0, 3000))

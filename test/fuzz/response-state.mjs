@@ -13,18 +13,10 @@
 // The bounded run in `npm test` is test/fuzz/response-state.test.ts.
 import http from 'node:http'
 import { createRequire } from 'node:module'
+import { cliNumber, listen, random } from './state-support.mjs'
 import { fileURLToPath } from 'node:url'
 
 const require = createRequire(import.meta.url)
-
-function random(seed) {
-  let s = seed >>> 0 || 1
-  const next = () => {
-    s = (Math.imul(s, 1103515245) + 12345) >>> 0
-    return (s >>> 1) / 0x80000000
-  }
-  return { next, pick: (list) => list[Math.floor(next() * list.length)] }
-}
 
 const CODES = [200, 201, 204, 206, 301, 304, 400, 404, 418, 500, 599]
 const ODD_CODES = [99, 1000, 200.5, '201', 205]
@@ -112,13 +104,6 @@ export function build(lib, c) {
   return app
 }
 
-function listen(h) {
-  return new Promise((resolve) => {
-    const server = http.createServer(h)
-    server.listen(0, '127.0.0.1', () => resolve(server))
-  })
-}
-
 function send(port, r) {
   return new Promise((resolve) => {
     const req = http.request({ host: '127.0.0.1', port, method: r.method, path: r.path, headers: r.headers, agent: false }, (res) => {
@@ -175,11 +160,7 @@ export async function runResponseFuzz({ seed = 1, cases = 200, switchyard = requ
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const arg = (name, fallback) => {
-    const i = process.argv.indexOf('--' + name)
-    return i === -1 ? fallback : Number(process.argv[i + 1])
-  }
-  const report = await runResponseFuzz({ seed: arg('seed', 1), cases: arg('cases', 1000) })
+  const report = await runResponseFuzz({ seed: cliNumber('seed', 1), cases: cliNumber('cases', 1000) })
   console.log(`response fuzz seed ${report.seed}: ${report.cases} cases`)
   console.log('statuses:', JSON.stringify(report.statuses), 'ends:', JSON.stringify(report.ends))
   console.log('uncaught:', report.uncaught.length, 'errors logged by the final handlers:', report.logged, 'differences:', report.differences.length)

@@ -14,22 +14,13 @@
 // The bounded run in `npm test` is test/fuzz/router-state.test.ts.
 import http from 'node:http'
 import { createRequire } from 'node:module'
+import { cliNumber, listen, random } from './state-support.mjs'
 
 const require = createRequire(import.meta.url)
 
 const PATTERNS = ['/', '/a', '/a/:x', '/:p', '/b/:y/c', '/A', '/a/', /^\/r(\d+)/, ['/m', '/n/:z'], '/a{/:opt}', '/*rest', '/b', '/:p/:q', '/a/b']
 export const PATHS = ['/', '/a', '/a/1', '/A/1/', '/b/2/c', '/r5', '/m', '/n/3', '/x/y/z?q=1', '//a', '/a%20b', '/a/%E2%82%AC', '/a/b', '/a/b/c', '/b', '/B/9/C/', '/a/%zz', '/r12/x', '/n/3/4']
 export const METHODS = ['GET', 'POST', 'HEAD', 'OPTIONS']
-
-/** A seeded generator (the same seed gives the same apps). */
-function random(seed) {
-  let s = seed >>> 0 || 1
-  const next = () => {
-    s = (Math.imul(s, 1103515245) + 12345) >>> 0
-    return (s >>> 1) / 0x80000000
-  }
-  return { next, pick: (list) => list[Math.floor(next() * list.length)] }
-}
 
 /** A random app tree, up to three mounts deep. */
 export function generate(rng, depth = 0) {
@@ -141,13 +132,6 @@ export function build(lib, tree) {
   return app
 }
 
-function listen(handler) {
-  return new Promise((resolve) => {
-    const server = http.createServer(handler)
-    server.listen(0, '127.0.0.1', () => resolve(server))
-  })
-}
-
 function send(port, method, path) {
   return new Promise((resolve) => {
     const req = http.request({ host: '127.0.0.1', port, method, path, agent: false }, (res) => {
@@ -196,11 +180,7 @@ export async function runRouterFuzz({ seed = 1, apps = 20, switchyard = require(
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const arg = (name, fallback) => {
-    const i = process.argv.indexOf('--' + name)
-    return i === -1 ? fallback : Number(process.argv[i + 1])
-  }
-  const report = await runRouterFuzz({ seed: arg('seed', 1), apps: arg('apps', 200) })
+  const report = await runRouterFuzz({ seed: cliNumber('seed', 1), apps: cliNumber('apps', 200) })
   console.log(`router-state fuzz seed ${report.seed}: ${report.apps} apps, ${report.requests} requests, ${report.records} records`)
   console.log('statuses:', JSON.stringify(report.statuses))
   console.log('differences:', report.differences.length)
