@@ -12,10 +12,9 @@
 //
 // The bounded run in `npm test` is test/fuzz/body-state.test.ts.
 import http from 'node:http'
-import net from 'node:net'
 import zlib from 'node:zlib'
 import { createRequire } from 'node:module'
-import { cliNumber, listen, random } from './state-support.mjs'
+import { caseFuzzerMain, compareCases, rawExchange } from './state-support.mjs'
 
 const require = createRequire(import.meta.url)
 
@@ -89,60 +88,31 @@ export function build(parsers, c) {
   return app
 }
 
-function send(port, c, body) {
-  return new Promise((resolve) => {
-    const head = [`${c.method} / HTTP/1.1`, 'Host: x', 'Connection: close']
-    if (c.type !== undefined) head.push('Content-Type: ' + c.type)
-    if (c.encoding !== undefined) head.push('Content-Encoding: ' + c.encoding)
-    let data
-    if (c.chunked) {
-      head.push('Transfer-Encoding: chunked')
-      data = body.length ? Buffer.concat([Buffer.from(body.length.toString(16) + '\r\n'), body, Buffer.from('\r\n0\r\n\r\n')]) : Buffer.from('0\r\n\r\n')
-    } else {
-      head.push('Content-Length: ' + body.length)
-      data = body
-    }
-    // written, not ended: a half-closed request makes Node drop a response
-    // that comes after the body failed to decode; Connection: close ends it
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(Buffer.concat([Buffer.from(head.join('\r\n') + '\r\n\r\n'), data])))
-    const chunks = []
-    const timer = setTimeout(() => socket.destroy(), 5000)
-    socket.on('data', (d) => chunks.push(d))
-    socket.on('error', () => {})
-    socket.on('close', () => {
-      clearTimeout(timer)
-      const raw = Buffer.concat(chunks).toString('latin1')
-      resolve(raw === '' ? 'no answer' : raw.slice(9, 12) + ' ' + raw.slice(raw.indexOf('\r\n\r\n') + 4))
-    })
-  })
+/** Send the case's body (with Content-Length, or chunked); the answer's status and body ('no answer' when none). */
+async function exchange(port, c) {
+  const body = payload(c)
+  const head = [`${c.method} / HTTP/1.1`, 'Host: x', 'Connection: close']
+  if (c.type !== undefined) head.push('Content-Type: ' + c.type)
+  if (c.encoding !== undefined) head.push('Content-Encoding: ' + c.encoding)
+  let data
+  if (c.chunked) {
+    head.push('Transfer-Encoding: chunked')
+    data = body.length ? Buffer.concat([Buffer.from(body.length.toString(16) + '\r\n'), body, Buffer.from('\r\n0\r\n\r\n')]) : Buffer.from('0\r\n\r\n')
+  } else {
+    head.push('Content-Length: ' + body.length)
+    data = body
+  }
+  const raw = await rawExchange(port, Buffer.concat([Buffer.from(head.join('\r\n') + '\r\n\r\n'), data]))
+  return raw === '' ? 'no answer' : raw.slice(9, 12) + ' ' + raw.slice(raw.indexOf('\r\n\r\n') + 4)
 }
 
 export async function runBodyFuzz({ seed = 1, cases = 300, switchyard = require('../../dist/body-parser.cjs'), oracle = require('body-parser') } = {}) {
-  const rng = random(seed)
-  const differences = []
-  const outcomes = {}
-  for (let i = 0; i < cases; i++) {
-    const c = generate(rng)
-    const body = payload(c)
-    const ours = await listen(build(switchyard, c))
-    const theirs = await listen(build(oracle, c))
-    try {
-      const [x, y] = await Promise.all([send(ours.address().port, c, body), send(theirs.address().port, c, body)])
-      const key = x.startsWith('200') ? 'parsed' : (x.match(/"type":"([^"]+)"/) ?? [, x.slice(0, 3)])[1]
-      outcomes[key] = (outcomes[key] ?? 0) + 1
-      if (x !== y && differences.length < 10) differences.push({ case: i, c, switchyard: x, oracle: y })
-    } finally {
-      ours.close()
-      theirs.close()
-    }
-  }
-  return { seed, cases, outcomes, differences }
+  const { counts, differences } = await compareCases({
+    seed, cases, generate, build, ours: switchyard, oracle, exchange,
+    // parsed, or the error's type (its status when it has none)
+    classify: (answer) => (answer.startsWith('200') ? 'parsed' : (answer.match(/"type":"([^"]+)"/) ?? [, answer.slice(0, 3)])[1])
+  })
+  return { seed, cases, outcomes: counts, differences }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const report = await runBodyFuzz({ seed: cliNumber('seed', 1), cases: cliNumber('cases', 2000) })
-  console.log(`body-parser fuzz seed ${report.seed}: ${report.cases} cases`)
-  console.log('outcomes:', JSON.stringify(report.outcomes), 'differences:', report.differences.length)
-  for (const d of report.differences.slice(0, 5)) console.log(JSON.stringify(d).slice(0, 2000))
-  process.exitCode = report.differences.length === 0 ? 0 : 1
-}
+if (import.meta.url === `file://${process.argv[1]}`) await caseFuzzerMain('body-parser fuzz', runBodyFuzz, 'outcomes')

@@ -8,9 +8,8 @@
 //   npm run fuzz:request -- --seed N --cases M
 //
 // The bounded run in `npm test` is test/fuzz/request-state.test.ts.
-import net from 'node:net'
 import { createRequire } from 'node:module'
-import { cliNumber, listen, random } from './state-support.mjs'
+import { caseFuzzerMain, compareCases, rawExchange } from './state-support.mjs'
 
 const require = createRequire(import.meta.url)
 
@@ -110,50 +109,23 @@ export function build(lib, c) {
   return app
 }
 
-/** One raw request (the Host header as generated, even empty or odd). */
-function send(port, c) {
-  return new Promise((resolve) => {
-    const lines = [`${c.method} ${c.path} HTTP/1.1`]
-    for (const [k, v] of Object.entries(c.headers)) lines.push(`${k}: ${v}`)
-    lines.push('Connection: close', c.method === 'POST' ? 'Content-Length: 0' : '', '')
-    const socket = net.connect(port, '127.0.0.1', () => socket.end(lines.filter((l, i) => l !== '' || i === lines.length - 1).join('\r\n') + '\r\n'))
-    const chunks = []
-    socket.on('data', (d) => chunks.push(d))
-    socket.on('error', () => resolve('socket error'))
-    socket.on('close', () => {
-      const raw = Buffer.concat(chunks).toString('latin1')
-      const status = raw.slice(9, 12)
-      const body = raw.slice(raw.indexOf('\r\n\r\n') + 4)
-      resolve(status + ' ' + body)
-    })
-  })
+/** One raw request (the Host header as generated, even empty or odd); the answer's status and body. */
+async function exchange(port, c) {
+  const lines = [`${c.method} ${c.path} HTTP/1.1`]
+  for (const [k, v] of Object.entries(c.headers)) lines.push(`${k}: ${v}`)
+  lines.push('Connection: close')
+  if (c.method === 'POST') lines.push('Content-Length: 0')
+  const raw = await rawExchange(port, lines.join('\r\n') + '\r\n\r\n')
+  return raw.slice(9, 12) + ' ' + raw.slice(raw.indexOf('\r\n\r\n') + 4)
 }
 
 export async function runRequestFuzz({ seed = 1, cases = 300, switchyard = require('../../dist/index.cjs'), express = require('express') } = {}) {
-  const rng = random(seed)
-  const differences = []
-  const statuses = {}
-  for (let i = 0; i < cases; i++) {
-    const c = generate(rng)
-    const ours = await listen(build(switchyard, c))
-    const theirs = await listen(build(express, c))
-    try {
-      const [x, y] = await Promise.all([send(ours.address().port, c), send(theirs.address().port, c)])
-      const status = x.slice(0, 3)
-      statuses[status] = (statuses[status] ?? 0) + 1
-      if (x !== y && differences.length < 10) differences.push({ case: i, c: { ...c, settings: { ...c.settings, 'trust proxy': String(c.settings['trust proxy']) } }, switchyard: x, express: y })
-    } finally {
-      ours.close()
-      theirs.close()
-    }
-  }
-  return { seed, cases, statuses, differences }
+  const { counts, differences } = await compareCases({
+    seed, cases, generate, build, ours: switchyard, oracle: express, exchange,
+    classify: (answer) => answer.slice(0, 3),
+    show: (c) => ({ ...c, settings: { ...c.settings, 'trust proxy': String(c.settings['trust proxy']) } })
+  })
+  return { seed, cases, statuses: counts, differences }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const report = await runRequestFuzz({ seed: cliNumber('seed', 1), cases: cliNumber('cases', 2000) })
-  console.log(`request-state fuzz seed ${report.seed}: ${report.cases} cases`)
-  console.log('statuses:', JSON.stringify(report.statuses), 'differences:', report.differences.length)
-  for (const d of report.differences.slice(0, 4)) console.log(JSON.stringify(d).slice(0, 3000))
-  process.exitCode = report.differences.length === 0 ? 0 : 1
-}
+if (import.meta.url === `file://${process.argv[1]}`) await caseFuzzerMain('request-state fuzz', runRequestFuzz, 'statuses')

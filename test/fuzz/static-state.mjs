@@ -10,9 +10,8 @@
 //   npm run fuzz:static -- --seed N --cases M
 //
 // The bounded run in `npm test` is test/fuzz/static-state.test.ts.
-import net from 'node:net'
 import { createRequire } from 'node:module'
-import { cliNumber, listen, random } from './state-support.mjs'
+import { caseFuzzerMain, compareCases, rawExchange } from './state-support.mjs'
 import { fileURLToPath } from 'node:url'
 
 const require = createRequire(import.meta.url)
@@ -63,49 +62,21 @@ export function build(lib, c) {
   return app
 }
 
-function send(port, c) {
-  return new Promise((resolve) => {
-    const lines = [`${c.method} ${c.path} HTTP/1.1`, 'Host: x', 'Connection: close']
-    for (const [k, v] of Object.entries(c.headers)) lines.push(`${k}: ${v}`)
-    if (c.method === 'POST') lines.push('Content-Length: 0')
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(lines.join('\r\n') + '\r\n\r\n'))
-    const chunks = []
-    const timer = setTimeout(() => socket.destroy(), 5000)
-    socket.on('data', (d) => chunks.push(d))
-    socket.on('error', () => {})
-    socket.on('close', () => {
-      clearTimeout(timer)
-      const raw = Buffer.concat(chunks).toString('latin1')
-      resolve(raw.replace(/^Date: .*\r\n/m, '').replace(/^X-Powered-By: .*\r\n/m, ''))
-    })
-  })
+/** The raw response to one request, but its Date and X-Powered-By headers. */
+async function exchange(port, c) {
+  const lines = [`${c.method} ${c.path} HTTP/1.1`, 'Host: x', 'Connection: close']
+  for (const [k, v] of Object.entries(c.headers)) lines.push(`${k}: ${v}`)
+  if (c.method === 'POST') lines.push('Content-Length: 0')
+  const raw = await rawExchange(port, lines.join('\r\n') + '\r\n\r\n')
+  return raw.replace(/^Date: .*\r\n/m, '').replace(/^X-Powered-By: .*\r\n/m, '')
 }
 
 export async function runStaticFuzz({ seed = 1, cases = 300, switchyard = require('../../dist/index.cjs'), express = require('express') } = {}) {
-  const rng = random(seed)
-  const differences = []
-  const statuses = {}
-  for (let i = 0; i < cases; i++) {
-    const c = generate(rng)
-    const ours = await listen(build(switchyard, c))
-    const theirs = await listen(build(express, c))
-    try {
-      const [x, y] = await Promise.all([send(ours.address().port, c), send(theirs.address().port, c)])
-      const status = x.slice(9, 12) || 'none'
-      statuses[status] = (statuses[status] ?? 0) + 1
-      if (x !== y && differences.length < 10) differences.push({ case: i, c, switchyard: x, express: y })
-    } finally {
-      ours.close()
-      theirs.close()
-    }
-  }
-  return { seed, cases, statuses, differences }
+  const { counts, differences } = await compareCases({
+    seed, cases, generate, build, ours: switchyard, oracle: express, exchange,
+    classify: (answer) => answer.slice(9, 12) || 'none'
+  })
+  return { seed, cases, statuses: counts, differences }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const report = await runStaticFuzz({ seed: cliNumber('seed', 1), cases: cliNumber('cases', 2000) })
-  console.log(`static fuzz seed ${report.seed}: ${report.cases} cases`)
-  console.log('statuses:', JSON.stringify(report.statuses), 'differences:', report.differences.length)
-  for (const d of report.differences.slice(0, 4)) console.log(JSON.stringify(d).slice(0, 2500))
-  process.exitCode = report.differences.length === 0 ? 0 : 1
-}
+if (import.meta.url === `file://${process.argv[1]}`) await caseFuzzerMain('static fuzz', runStaticFuzz, 'statuses')
