@@ -342,7 +342,7 @@ function stringType(res: Response): void {
     putHeader(res, 'Content-Type', 'content-type', HTML_UTF8)
   } else if (type === '') {
     res.setHeader('Content-Type', false as unknown as string)
-  } else if (typeof type === 'string' && type !== HTML_UTF8) {
+  } else if (type !== HTML_UTF8) {
     const value = withUtf8Charset(type)
     // the same value again (res.json's type): setHeader validated it already
     if (value === type) putHeader(res, 'Content-Type', 'content-type', value)
