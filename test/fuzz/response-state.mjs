@@ -1,12 +1,12 @@
 // The response fuzzer: random sequences of response methods (status, set,
 // setHeader, append, type, vary, cookie, clearCookie, location, links,
-// attachment) ending in a random way of answering (send of every body type,
-// json, jsonp, sendStatus, redirect, end, format, sendFile, download), run
-// by the same route on switchyard and on express@5 (with random etag, json
-// spaces, json escape, jsonp callback name and x-powered-by settings), for
-// GET and HEAD requests with random conditional, Range, Accept and Referer
-// headers. The status, every header but Date and X-Powered-By, in order,
-// and the body bytes must be the same.
+// attachment, res.locals) ending in a random way of answering (send of every
+// body type, json, jsonp, sendStatus, redirect, end, format, sendFile,
+// download, render), run by the same route on switchyard and on express@5
+// (with random etag, json spaces, json escape, jsonp callback name and
+// x-powered-by settings), for GET and HEAD requests with random conditional,
+// Range, Accept and Referer headers. The status, every header but Date and
+// X-Powered-By, in order, and the body bytes must be the same.
 //
 //   npm run fuzz:response -- --seed N --cases M
 //
@@ -30,6 +30,7 @@ const BODIES = [
 const URLS = ['/next', 'http://example.com/a b', 'back', '//evil.example/', '/caf\u00e9?q=\u00e9', '/%zz', 'mailto:x@y']
 const RAW_TYPES = ['unknownext', 'text/plain', 'application/json', 'text/html; charset=latin1', 'image/svg+xml', '']
 const FILES_ROOT = fileURLToPath(new URL('../fixtures/res', import.meta.url))
+const VIEWS = fileURLToPath(new URL('../fixtures/res/views', import.meta.url))
 const FILES = ['hello.txt', 'page.html', 'data.json', 'with space.txt', '.secret', 'missing.txt', 'sub', '../static/secret.txt', 'README']
 const FILE_OPTS = [{}, { dotfiles: 'allow' }, { maxAge: 1000 }, { headers: { 'X-F': '1' } }, { lastModified: false }, { etag: false }, { acceptRanges: false }, { cacheControl: false }, { immutable: true, maxAge: '1d' }]
 const COOKIE_OPTS = [{}, { path: '/a' }, { httpOnly: true, secure: true }, { sameSite: 'strict' }, { domain: 'example.com' }, { expires: new Date(Date.UTC(2030, 0, 1)) }, { encode: String }, { priority: 'high' }]
@@ -50,7 +51,8 @@ export function generate(rng) {
     else if (r < 0.77) calls.push(['clearCookie', rng.pick(['sid', 'c']), rng.pick(COOKIE_OPTS)])
     else if (r < 0.84) calls.push(['location', rng.pick([...URLS, ''])])
     else if (r < 0.9) calls.push(['links', { next: '/n', last: '/l' }])
-    else calls.push(['attachment', rng.pick([undefined, 'report.pdf', 'r\u00e9sum\u00e9.txt', ''])])
+    else if (r < 0.96) calls.push(['attachment', rng.pick([undefined, 'report.pdf', 'r\u00e9sum\u00e9.txt', ''])])
+    else calls.push(['local', rng.pick(['name', 'site', 'title']), rng.pick(['Local', '<i>x</i>', 42])])
   }
   const r = rng.next()
   let end
@@ -61,7 +63,8 @@ export function generate(rng) {
   else if (r < 0.82) end = rng.next() < 0.5 ? ['redirect', rng.pick(URLS)] : ['redirect', rng.pick([301, 302, 307]), rng.pick(URLS)]
   else if (r < 0.86) end = ['end', rng.pick(['done', '', undefined])]
   else if (r < 0.91) end = ['format', rng.pick(['json', 'html', 'none'])]
-  else if (r < 0.97) end = ['sendFile', rng.pick(FILES), { root: FILES_ROOT, ...rng.pick(FILE_OPTS) }]
+  else if (r < 0.95) end = ['sendFile', rng.pick(FILES), { root: FILES_ROOT, ...rng.pick(FILE_OPTS) }]
+  else if (r < 0.98) end = ['render', rng.pick(['user', 'user.ejs', 'broken', 'missing']), rng.pick([{ name: 'Ann' }, { name: '<b>&' }, {}, undefined])]
   else end = ['download', rng.pick(FILES), rng.pick([undefined, 'r\u00e9sum\u00e9.txt', 'report.pdf']), { root: FILES_ROOT, ...rng.pick(FILE_OPTS) }]
   const headers = {}
   if (rng.next() < 0.3) headers['if-none-match'] = rng.pick(['*', 'W/"5-qvTGHdzF6KLavt4PO0gs2a6pQ00"', 'W/"b-Ck1VqNd45QIvq3AZd8XYQLvEhtA"', '"x"', 'W/"abc"'])
@@ -83,7 +86,10 @@ export function generate(rng) {
 
 function handler(c) {
   return (req, res) => {
-    for (const [name, ...args] of c.calls) res[name](...args)
+    for (const [name, ...args] of c.calls) {
+      if (name === 'local') res.locals[args[0]] = args[1]
+      else res[name](...args)
+    }
     const [name, ...args] = c.end
     if (name === 'format') {
       const which = args[0]
@@ -99,6 +105,10 @@ export function build(lib, c) {
   const app = lib()
   app.set('env', 'production')
   for (const [name, value] of Object.entries(c.settings)) app.set(name, value)
+  app.set('views', VIEWS)
+  app.set('view engine', 'ejs')
+  app.locals.site = 'Site'
+  app.locals.title = 'Title'
   app.get('/case', handler(c))
   app.use((err, req, res, next) => res.status(599).send('error: ' + err.message))
   return app

@@ -19,6 +19,7 @@ describe('response fuzz: seed 1, 600 cases, switchyard vs express@5', () => {
   it('is not vacuous: every way of answering ran, with successes, redirects, 304s and errors', () => {
     for (const end of ['send', 'json', 'jsonp', 'sendStatus', 'redirect', 'end', 'format', 'sendFile']) expect(report.ends[end]).toBeGreaterThan(10)
     expect(report.ends.download).toBeGreaterThan(5)
+    expect(report.ends.render).toBeGreaterThan(5)
     for (const status of ['200', '302', '304', '599']) expect(report.statuses[status]).toBeGreaterThan(5)
   })
 })
