@@ -304,7 +304,7 @@ function stepper(d: Dispatch): Next {
       if (i < stack.length) {
         const layer = stack[i]
         const req = d.req
-        if (layer.slash === true && req.url === d.lastUrl && req._parsedUrl === d.lastParsed && d.lastPath != null && layer instanceof Layer) {
+        if (layer.slash === true && d.lastPath != null && sameParse(d, req) && layer instanceof Layer) {
           d.idx = i + 1
           d.sync++
           req.params = slashParams(d)
@@ -327,6 +327,11 @@ function stepper(d: Dispatch): Next {
     }
     step(d, err)
   }
+}
+
+/** Are req.url and parseurl's cache still the ones the last parse saw? Then its pathname stands (see Dispatch.lastUrl). */
+function sameParse(d: Dispatch, req: any): boolean {
+  return req.url === d.lastUrl && req._parsedUrl === d.lastParsed
 }
 
 /** Every other step: undo the last layer's URL changes, find the next matching layer, call it. */
@@ -363,7 +368,7 @@ function step(d: Dispatch, err: any): void {
   // the pathname of req.url (parsed again only when req.url or its parse changed)
   const url = req.url
   let path: string | undefined
-  if (url === d.lastUrl && url !== undefined && req._parsedUrl === d.lastParsed) path = d.lastPath
+  if (url !== undefined && sameParse(d, req)) path = d.lastPath
   else {
     path = pathnameOf(req)
     d.lastUrl = url

@@ -107,9 +107,9 @@ export function indexOf(state: RouterState, sensitive: boolean, strict: boolean)
   }
   for (let i = 0; i < stack.length; i++) {
     const layer = stack[i]
-    const keys = layer instanceof Layer && layer[kInternals].sensitive === sensitive ? layer[kInternals] : undefined
-    const lits = keys !== undefined && !linear && layer.route && keys.end && keys.strict === strict ? keys.literals : undefined
-    const segs = keys !== undefined && !linear && lits === undefined ? keys.segments : undefined
+    const keys = !linear && layer instanceof Layer && layer[kInternals].sensitive === sensitive ? layer[kInternals] : undefined
+    const lits = keys !== undefined && layer.route && keys.end && keys.strict === strict ? keys.literals : undefined
+    const segs = keys !== undefined && lits === undefined ? keys.segments : undefined
     if (lits) add(literal, lits, i)
     else if (segs) add(segment, segs, i)
     else other.push(i)
