@@ -7,6 +7,7 @@ import { View, type Engine } from './view'
 import { compileETag, compileQueryParser, compileTrust } from './utils/compile'
 import { setHttp2Prototypes } from './http2'
 import { putHeaderWith } from './utils/headers'
+import { swapPrototype } from './utils/prototype'
 
 /** Marks that `trust proxy` still has its default value (then a mounted app inherits its parent's). */
 const trustProxyDefault = Symbol('trust proxy default')
@@ -92,11 +93,11 @@ application.handle = function handle(this: any, req: any, res: any, callback?: N
   if (!built) {
     // HTTP/2 compatibility objects get an HTTP/2 layer in front of the prototypes (src/http2.ts)
     if (req.httpVersionMajor !== 2 || !setHttp2Prototypes(this, req, res)) {
-      Object.setPrototypeOf(req, request)
+      swapPrototype(req, request)
       if (!callback) adoptServer(this, req)
-      if (Object.getPrototypeOf(res) !== response) Object.setPrototypeOf(res, response)
+      if (Object.getPrototypeOf(res) !== response) swapPrototype(res, response)
     }
-  } else if (Object.getPrototypeOf(res) !== response) Object.setPrototypeOf(res, response)
+  } else if (Object.getPrototypeOf(res) !== response) swapPrototype(res, response)
   if (!res.locals) res.locals = Object.create(null)
   // without a callback the router ends in the app's final handler (made once per app)
   const final = callback ? undefined : (this[kFinal] ??= finalFor(this))
@@ -198,8 +199,8 @@ application.use = function use(this: any, ...args: unknown[]) {
       const orig = req.app
       fn.handle(req, res, (err?: any) => {
         if (req.httpVersionMajor !== 2 || !setHttp2Prototypes(orig, req, res)) {
-          Object.setPrototypeOf(req, orig.request)
-          Object.setPrototypeOf(res, orig.response)
+          swapPrototype(req, orig.request)
+          swapPrototype(res, orig.response)
         }
         next(err)
       })

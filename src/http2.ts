@@ -32,6 +32,7 @@
 // `stream.endAfterHeaders` and `stream.close(code)`.
 import http from 'node:http'
 import { Http2ServerRequest, Http2ServerResponse, constants } from 'node:http2'
+import { swapPrototype } from './utils/prototype'
 
 /** How an HTTP/1.1 base prototype differs from its HTTP/2 counterpart. */
 interface Difference {
@@ -165,9 +166,9 @@ export function setHttp2Prototypes(app: { request: object; response: object }, r
   if (!(req instanceof Http2ServerRequest) && !isLayered(req)) return false
   if (!(res instanceof Http2ServerResponse) && !isLayered(res)) return false
   const request = layerOf(app.request, requestDifference)
-  if (Object.getPrototypeOf(req) !== request) Object.setPrototypeOf(req, request)
+  if (Object.getPrototypeOf(req) !== request) swapPrototype(req, request)
   const response = layerOf(app.response, responseDifference)
-  if (Object.getPrototypeOf(res) !== response) Object.setPrototypeOf(res, response)
+  if (Object.getPrototypeOf(res) !== response) swapPrototype(res, response)
   return true
 }
 

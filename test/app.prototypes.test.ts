@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import fw from '../src/index'
+import v8 from 'node:v8'
 
 const servers: http.Server[] = []
 afterEach(async () => {
@@ -202,5 +203,53 @@ describe('the constructors of an adopted server', () => {
     const added = new Set(['res', 'next', 'baseUrl', 'originalUrl', 'params', 'route', 'req', 'locals', 'body', '_parsedUrl'])
     expect(reqAdopted.filter((k) => !added.has(k))).toEqual(reqNode.filter((k) => !added.has(k)))
     expect(resAdopted.filter((k) => !added.has(k))).toEqual(resNode.filter((k) => !added.has(k)))
+  })
+})
+
+describe('requests and responses whose prototypes are swapped (a server the app cannot adopt)', () => {
+  // a wrapper function is the server's listener, so every request is swapped
+  async function ownKeysThrough(lib: any): Promise<string[][]> {
+    const app = lib()
+    const sub = lib()
+    let seen: string[][] = []
+    sub.get('/x', (req: any, res: any, next: any) => { req.inSub = true; next() })
+    app.use('/s', sub)
+    app.use((req: any, res: any) => {
+      // router@2's tracing key (a private symbol) aside
+      const keys = (o: object) => Reflect.ownKeys(o).map(String).filter((k) => k !== 'Symbol(router.tracing.matchedRoute)')
+      seen = [keys(req), keys(res)]
+      res.end()
+    })
+    const port = await serve(http.createServer((req, res) => app(req, res)))
+    await get(port, '/s/x')
+    return seen
+  }
+
+  it('keep their own keys, in order, as express@5 gives them', async () => {
+    const { default: express } = await import('express')
+    const ours = await ownKeysThrough(fw)
+    expect(ours[0]).toContain('inSub')
+    expect(ours).toEqual(await ownKeysThrough(express))
+  })
+
+  it('share one V8 map instead of building one per object (docs/design.md, Speed, item 23)', async () => {
+    // V8 builds a map per object for properties added after a plain
+    // Object.setPrototypeOf; the swap must leave objects that share theirs
+    v8.setFlagsFromString('--allow-natives-syntax')
+    const sameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean
+    const app = fw()
+    const kept: any[] = []
+    app.get('/', (req: any, res: any) => {
+      req.added = kept.length
+      res.locals.n = 1
+      kept.push(req, res)
+      res.end('ok')
+    })
+    const port = await serve(http.createServer((req, res) => app(req, res)))
+    for (let i = 0; i < 3; i++) expect(await get(port)).toBe('ok')
+    const [req1, res1, req2, res2, req3, res3] = kept
+    expect(Object.getPrototypeOf(req3)).toBe(app.request)
+    expect([sameMap(req1, req2), sameMap(req2, req3), sameMap(res1, res2), sameMap(res2, res3)]).toEqual([true, true, true, true])
+    expect(Reflect.ownKeys(req3).some((k) => String(k) === 'Symbol(switchyard.swap)')).toBe(false)
   })
 })

@@ -1,0 +1,34 @@
+// Giving a request or response another prototype without slowing down what follows.
+
+/** A private key that swapPrototype adds and deletes at once. */
+const kSwap = Symbol('switchyard.swap')
+
+/**
+ * `Object.setPrototypeOf(obj, proto)` for a request or response, leaving it in
+ * V8's dictionary mode, which changes nothing observable: own keys, their
+ * order, values and descriptors stay as they are.
+ *
+ * Why: V8 11 (Node 20) gives an object whose prototype was swapped a map of
+ * its own, outside any transition tree. Every property added after that
+ * (`req.params`, `res.locals`, Node's own bookkeeping...) then builds a new
+ * map for that one object, and every inline cache that meets it turns
+ * megamorphic: a hello world on a server Switchyard cannot adopt cost ~6x the
+ * CPU of one on an adopted server. A dictionary-mode object made from a given
+ * map gets a map shared with all the others, and adding properties to it
+ * builds none (docs/design.md, Speed, item 23).
+ *
+ * How: the key is added while the object still has its ordinary map (a
+ * cached transition), and deleted after the swap, when it is no longer the
+ * last step of a transition tree: V8 then turns the object into dictionary
+ * mode. Adding after the swap would build one more map per object. Should a
+ * later V8 keep the object fast, only the saving is lost.
+ */
+export function swapPrototype(obj: any, proto: object): void {
+  if (!Object.isExtensible(obj)) {
+    Object.setPrototypeOf(obj, proto) // throws, as in Express
+    return
+  }
+  obj[kSwap] = undefined
+  Object.setPrototypeOf(obj, proto)
+  delete obj[kSwap]
+}
