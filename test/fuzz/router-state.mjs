@@ -6,7 +6,9 @@
 // whether it has that app's prototypes, res.locals, whether the `next` it got
 // is req.next) and how it passes on (next, next('route'),
 // next('router'), an error, a throw, a rejected promise, next after a tick,
-// an answer). Each request's answer (the
+// an answer), and the own keys of req and res. Every other app is served
+// behind a wrapper function, so that its requests are swapped rather than
+// built with the app's prototypes. Each request's answer (the
 // status and the list of records) must be the same from both.
 //
 //   npm run fuzz:router -- --seed N --apps M
@@ -67,6 +69,9 @@ function record(req, tag, next) {
     mountpath: app ? String(app.mountpath) : null,
     prototypes: app ? [Object.getPrototypeOf(req) === app.request, Object.getPrototypeOf(req.res) === app.response, req.res.app === app] : null,
     localsKeys: Object.keys(req.res.locals ?? {}),
+    // own keys, in order (a prototype swap must not change them)
+    reqKeys: Object.keys(req).join(),
+    resKeys: Object.keys(req.res).join(),
     nextIsReqNext: next === undefined ? null : next === req.next
   })
 }
@@ -157,8 +162,11 @@ export async function runRouterFuzz({ seed = 1, apps = 20, switchyard = require(
   let records = 0
   for (let a = 0; a < apps; a++) {
     const tree = generate(rng)
-    const ours = await listen(build(switchyard, tree))
-    const theirs = await listen(build(express, tree))
+    // every other app behind a wrapper function: a server the app cannot
+    // adopt, where every request's prototypes are swapped
+    const serve = (app) => (a % 2 === 1 ? (req, res) => app(req, res) : app)
+    const ours = await listen(serve(build(switchyard, tree)))
+    const theirs = await listen(serve(build(express, tree)))
     try {
       for (const path of PATHS) {
         for (const method of METHODS) {
