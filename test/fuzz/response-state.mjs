@@ -13,7 +13,7 @@
 // The bounded run in `npm test` is test/fuzz/response-state.test.ts.
 import http from 'node:http'
 import { createRequire } from 'node:module'
-import { cliNumber, listen, random } from './state-support.mjs'
+import { alternate, cliNumber, listen, random } from './state-support.mjs'
 import { fileURLToPath } from 'node:url'
 
 const require = createRequire(import.meta.url)
@@ -150,8 +150,8 @@ export async function runResponseFuzz({ seed = 1, cases = 200, switchyard = requ
   try {
     for (let i = 0; i < cases; i++) {
       const c = generate(rng)
-      const ours = await listen(build(switchyard, c))
-      const theirs = await listen(build(express, c))
+      const ours = await listen(alternate(build(switchyard, c), i))
+      const theirs = await listen(alternate(build(express, c), i))
       try {
         const [x, y] = await Promise.all([send(ours.address().port, c.request), send(theirs.address().port, c.request)])
         statuses[x.status] = (statuses[x.status] ?? 0) + 1

@@ -16,7 +16,7 @@
 // The bounded run in `npm test` is test/fuzz/router-state.test.ts.
 import http from 'node:http'
 import { createRequire } from 'node:module'
-import { cliNumber, listen, random } from './state-support.mjs'
+import { alternate, cliNumber, listen, random } from './state-support.mjs'
 
 const require = createRequire(import.meta.url)
 
@@ -162,11 +162,8 @@ export async function runRouterFuzz({ seed = 1, apps = 20, switchyard = require(
   let records = 0
   for (let a = 0; a < apps; a++) {
     const tree = generate(rng)
-    // every other app behind a wrapper function: a server the app cannot
-    // adopt, where every request's prototypes are swapped
-    const serve = (app) => (a % 2 === 1 ? (req, res) => app(req, res) : app)
-    const ours = await listen(serve(build(switchyard, tree)))
-    const theirs = await listen(serve(build(express, tree)))
+    const ours = await listen(alternate(build(switchyard, tree), a))
+    const theirs = await listen(alternate(build(express, tree), a))
     try {
       for (const path of PATHS) {
         for (const method of METHODS) {
