@@ -29,6 +29,9 @@ export function swapPrototype(obj: any, proto: object): void {
     return
   }
   obj[kSwap] = undefined
-  Object.setPrototypeOf(obj, proto)
-  delete obj[kSwap]
+  try {
+    Object.setPrototypeOf(obj, proto)
+  } finally {
+    delete obj[kSwap] // even when the swap throws (a cyclic prototype chain)
+  }
 }
