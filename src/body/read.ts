@@ -77,7 +77,8 @@ export function read(req: BodyRequest, res: ServerResponse, next: Next, reader: 
   const charset = reader.charset(req)
   if (charset !== null && typeof charset !== 'string') { next(charset); return }
 
-  const encoding = (req.headers['content-encoding'] || 'identity').toLowerCase()
+  const declaredEncoding = req.headers['content-encoding']
+  const encoding = declaredEncoding ? declaredEncoding.toLowerCase() : 'identity'
   let inflater: Inflater | undefined
   if (encoding !== 'identity') {
     if (!reader.inflate) { next(unsupportedEncoding(encoding, true)); return }

@@ -89,9 +89,12 @@ function compileParser(opts: Partial<UrlencodedOptions>): (body: string, charset
   }
   const sentinel = base.charsetSentinel
   return (body, charset) => {
+    if (charset === 'utf-8' && !sentinel) {
+      const flat = parseFlat(body, parameterLimit)
+      if (flat !== undefined) return flat
+    }
     const count = countParameters(body, parameterLimit)
     if (count > parameterLimit) throw tooManyParameters()
-    if (charset === 'utf-8' && !sentinel && !NESTED.test(body)) return parseFlat(body)
     const options = byCharset[charset as 'utf-8' | 'iso-8859-1']
     try {
       return qs.parse(body, count <= MIN_ARRAY_LIMIT ? options : { ...options, arrayLimit: count })
@@ -113,61 +116,97 @@ function countParameters(body: string, limit: number): number {
   return count
 }
 
-/**
- * Brackets, raw or percent-encoded, are what make qs build nested objects or
- * arrays; a body without any is flat whatever `extended` says.
- */
-export const NESTED = /[[\]]|%5[bBdD]/
-
 const hasOwn = Object.prototype.hasOwnProperty
 
+const AMP = 38 // &
+const EQUALS = 61 // =
+const PLUS_SIGN = 43 // +
+const PERCENT = 37 // %
+const FIVE = 53 // 5
+const OPEN = 91 // [
+const CLOSE = 93 // ]
+/** Marks of a key or value seen by parseFlat: it holds a `+`, a `%`. */
+const HAS_PLUS = 1
+const HAS_PERCENT = 2
+
 /**
- * qs's answer for a flat UTF-8 body (no brackets, no charset sentinel, at
- * most parameterLimit parts), without its general machinery: each `&` part
- * splits at its first `=` (none: the value is ''), `+` turns into a space
- * and percent-escapes are decoded (a malformed one leaves the part as is),
- * an empty key and `__proto__` are dropped, a repeated key collects its
- * values into an array in order. Never more values than parts, and arrays
- * may hold at least 100 or the number of parts, so none overflows into an
- * object. `test/body/urlencoded.test.ts` compares it with qs on generated
+ * qs's answer for a flat UTF-8 body (no charset sentinel), without its
+ * general machinery, in one pass over the characters. Each `&` part splits
+ * at its first `=` (none: the value is ''), `+` turns into a space and
+ * percent-escapes are decoded (a malformed one leaves the part as is), an
+ * empty key and `__proto__` are dropped, a repeated key collects its values
+ * into an array in order. Never more values than parts, and arrays may hold
+ * at least 100 or the number of parts, so none overflows into an object.
+ *
+ * Brackets, raw or percent-encoded (`[`, `]`, `%5B`, `%5D`), are what make
+ * qs build nested objects or arrays, whatever `extended` says: on the first
+ * one it gives up and returns undefined, for qs to parse the body. Past
+ * `limit` parts it throws `parameters.too.many`, as counting them first
+ * would. `test/body/urlencoded.test.ts` compares it with qs on generated
  * bodies.
  */
-export function parseFlat(body: string): Record<string, unknown> {
+export function parseFlat(body: string, limit: number): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {}
   const end = body.length
-  let start = 0
-  while (start <= end) {
-    let amp = body.indexOf('&', start)
-    if (amp === -1) amp = end
-    if (amp > start) {
-      const eq = body.indexOf('=', start)
-      let key: string
-      let value: string
-      if (eq === -1 || eq > amp) {
-        key = decodePart(body.slice(start, amp))
-        value = ''
-      } else {
-        key = decodePart(body.slice(start, eq))
-        value = decodePart(body.slice(eq + 1, amp))
+  let parts = 1
+  let start = 0 // of the current part
+  let eq = -1 // its first '='
+  let keyMarks = 0
+  let valueMarks = 0
+  for (let i = 0; i < end; i++) {
+    const c = body.charCodeAt(i)
+    if (c === AMP) {
+      if (++parts > limit) throw tooManyParameters()
+      if (i > start) addPart(out, body, start, eq, i, keyMarks, valueMarks)
+      start = i + 1
+      eq = -1
+      keyMarks = 0
+      valueMarks = 0
+    } else if (c === EQUALS) {
+      if (eq === -1) eq = i
+    } else if (c === PLUS_SIGN) {
+      if (eq === -1) keyMarks |= HAS_PLUS
+      else valueMarks |= HAS_PLUS
+    } else if (c === PERCENT) {
+      if (body.charCodeAt(i + 1) === FIVE) {
+        const letter = body.charCodeAt(i + 2) | 0x20 // lower case
+        if (letter === 98 || letter === 100) return undefined // %5B, %5D
       }
-      if (key !== '' && key !== '__proto__') {
-        if (!hasOwn.call(out, key)) out[key] = value
-        else {
-          const prev = out[key]
-          if (Array.isArray(prev)) prev.push(value)
-          else out[key] = [prev, value]
-        }
-      }
+      if (eq === -1) keyMarks |= HAS_PERCENT
+      else valueMarks |= HAS_PERCENT
+    } else if (c === OPEN || c === CLOSE) {
+      return undefined
     }
-    start = amp + 1
   }
+  if (end > start) addPart(out, body, start, eq, end, keyMarks, valueMarks)
   return out
 }
 
+/** Decode one part (`eq`: its first '=', or -1) and store it in `out` as qs would. */
+function addPart(out: Record<string, unknown>, body: string, start: number, eq: number, end: number, keyMarks: number, valueMarks: number): void {
+  let key: string
+  let value: string
+  if (eq === -1) {
+    key = decodePart(body.slice(start, end), keyMarks)
+    value = ''
+  } else {
+    key = decodePart(body.slice(start, eq), keyMarks)
+    value = decodePart(body.slice(eq + 1, end), valueMarks)
+  }
+  if (key === '' || key === '__proto__') return
+  if (!hasOwn.call(out, key)) out[key] = value
+  else {
+    const prev = out[key]
+    if (Array.isArray(prev)) prev.push(value)
+    else out[key] = [prev, value]
+  }
+}
+
 /** `+` is a space; percent-escapes decode as UTF-8, or stay as they are when malformed. */
-function decodePart(part: string): string {
-  if (part.indexOf('%') === -1) return part.indexOf('+') === -1 ? part : part.replace(PLUS, ' ')
-  const spaced = part.replace(PLUS, ' ')
+function decodePart(part: string, marks: number): string {
+  if (marks === 0) return part
+  const spaced = (marks & HAS_PLUS) === 0 ? part : part.replace(PLUS, ' ')
+  if ((marks & HAS_PERCENT) === 0) return spaced
   try {
     return decodeURIComponent(spaced)
   } catch {

@@ -4,7 +4,7 @@ import request from 'supertest'
 import fw from '../../src/index'
 import { bodyApp } from '../support/body'
 import qs from 'qs'
-import { NESTED, parseFlat } from '../../src/body/urlencoded'
+import { parseFlat } from '../../src/body/urlencoded'
 
 const FORM = 'application/x-www-form-urlencoded'
 const post = (parser: Function, body: string, contentType = FORM) =>
@@ -141,8 +141,7 @@ describe('fw.urlencoded() flat bodies (the fast path beside qs)', () => {
 
   it('gives qs.parse\'s answer on 4,000 generated bodies, flat and extended', () => {
     for (const body of generated(11, 4000)) {
-      expect(NESTED.test(body)).toBe(false)
-      const ours = shape(parseFlat(body))
+      const ours = shape(parseFlat(body, 1000))
       expect(ours, body).toEqual(shape(qs.parse(body, qsOptions(false))))
       expect(ours, body).toEqual(shape(qs.parse(body, qsOptions(true))))
     }
@@ -150,9 +149,19 @@ describe('fw.urlencoded() flat bodies (the fast path beside qs)', () => {
 
   it('collects more than 100 repeats into one array, as qs does with the parameter count as limit', () => {
     const body = Array.from({ length: 150 }, (_, i) => 'k=' + i).join('&')
-    const ours = parseFlat(body)
+    const ours = parseFlat(body, 1000)!
     expect((ours.k as string[]).length).toBe(150)
     expect(shape(ours)).toEqual(shape(qs.parse(body, qsOptions(false, 150))))
+  })
+
+  it('counts every part, empty ones too, against the parameter limit', () => {
+    expect(Object.keys(parseFlat('a=1&&b=2', 3)!)).toEqual(['a', 'b'])
+    for (const body of ['a=1&&b=2', '&&&', 'a&b&c&d']) {
+      let thrown: any
+      try { parseFlat(body, body === '&&&' ? 3 : 2) } catch (err) { thrown = err }
+      expect(thrown?.type, body).toBe('parameters.too.many')
+      expect(thrown?.status, body).toBe(413)
+    }
   })
 
   it('answers the same through the middleware, extended or not', async () => {
@@ -163,7 +172,11 @@ describe('fw.urlencoded() flat bodies (the fast path beside qs)', () => {
   })
 
   it('leaves bodies with brackets, raw or encoded, to qs', async () => {
-    for (const body of ['a[b]=1', 'a%5Bb%5D=1', 'a%5bb%5d=1', 'a[]=1']) expect(NESTED.test(body), body).toBe(true)
+    for (const body of ['a[b]=1', 'a%5Bb%5D=1', 'a%5bb%5d=1', 'a[]=1', 'x=1&]', 'x=%5D', 'x=%5d&y']) expect(parseFlat(body, 1000), body).toBe(undefined)
+    for (const body of ['a=%5', 'a=%5a', 'a=%5F', 'a=5b', '%25B=1', 'x=%']) expect(parseFlat(body, 1000), body).not.toBe(undefined)
+    // the bodies it takes, among ones with brackets anywhere, are the ones without
+    const bracketed = generated(5, 2000).map((body, i) => body + ['', '[', ']', '%5B', '%5d', '%5'][i % 6] + body)
+    for (const body of bracketed) expect(parseFlat(body, 1000) === undefined, body).toBe(/[[\]]|%5[bBdD]/.test(body))
     const res = await post(fw.urlencoded({ extended: true }), 'a%5bb%5d=1&c[]=2')
     expect(res.body.body.value).toEqual({ a: { b: '1' }, c: ['2'] })
   })
