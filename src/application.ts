@@ -95,9 +95,9 @@ application.handle = function handle(this: any, req: any, res: any, callback?: N
     if (req.httpVersionMajor !== 2 || !setHttp2Prototypes(this, req, res)) {
       swapPrototype(req, request)
       if (!callback) adoptServer(this, req)
-      if (Object.getPrototypeOf(res) !== response) swapPrototype(res, response)
+      swapPrototype(res, response)
     }
-  } else if (Object.getPrototypeOf(res) !== response) swapPrototype(res, response)
+  } else swapPrototype(res, response)
   if (!res.locals) res.locals = Object.create(null)
   // without a callback the router ends in the app's final handler (made once per app)
   const final = callback ? undefined : (this[kFinal] ??= finalFor(this))

@@ -166,9 +166,9 @@ export function setHttp2Prototypes(app: { request: object; response: object }, r
   if (!(req instanceof Http2ServerRequest) && !isLayered(req)) return false
   if (!(res instanceof Http2ServerResponse) && !isLayered(res)) return false
   const request = layerOf(app.request, requestDifference)
-  if (Object.getPrototypeOf(req) !== request) swapPrototype(req, request)
+  swapPrototype(req, request)
   const response = layerOf(app.response, responseDifference)
-  if (Object.getPrototypeOf(res) !== response) swapPrototype(res, response)
+  swapPrototype(res, response)
   return true
 }
 

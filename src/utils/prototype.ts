@@ -6,7 +6,8 @@ const kSwap = Symbol('switchyard.swap')
 /**
  * `Object.setPrototypeOf(obj, proto)` for a request or response, leaving it in
  * V8's dictionary mode, which changes nothing observable: own keys, their
- * order, values and descriptors stay as they are.
+ * order, values and descriptors stay as they are. An object that already has
+ * `proto` is left as it is.
  *
  * Why: V8 11 (Node 20) gives an object whose prototype was swapped a map of
  * its own, outside any transition tree. Every property added after that
@@ -24,6 +25,7 @@ const kSwap = Symbol('switchyard.swap')
  * later V8 keep the object fast, only the saving is lost.
  */
 export function swapPrototype(obj: any, proto: object): void {
+  if (Object.getPrototypeOf(obj) === proto) return // nothing to swap
   if (!Object.isExtensible(obj)) {
     Object.setPrototypeOf(obj, proto) // throws, as in Express
     return
