@@ -29,6 +29,25 @@ await build({
   footer: { js: 'module.exports = module.exports.default;' }
 })
 
+// keepNames makes esbuild give every function and class its source name with
+// `Object.defineProperty(fn, 'name', ...)`. V8 turns a function whose `name`
+// is redefined into a slow dictionary-mode object, and every property read
+// from it becomes a hash lookup: the app function and the routers are read on
+// every request (app.handle, router.stack, router.mergeParams...). Most
+// functions already carry their source name; for those the helper now leaves
+// `name` alone, so they keep fast properties. A function whose name differs
+// (renamed by the bundler, or anonymous) still gets it defined, as before.
+// docs/design.md, Speed, item 25.
+const NAME_HELPER = 'var __name = (target, value) => __defProp(target, "name", { value, configurable: true });'
+const NAME_HELPER_FAST = 'var __name = (target, value) => target.name === value ? target : __defProp(target, "name", { value, configurable: true });'
+for (const name of Object.keys(entries)) {
+  const file = `dist/${name}.cjs`
+  const text = readFileSync(file, 'utf8')
+  const at = text.indexOf(NAME_HELPER)
+  if (at === -1 || text.indexOf(NAME_HELPER, at + 1) !== -1) throw new Error(`${file}: esbuild's __name helper is not the one scripts/build.mjs expects`)
+  writeFileSync(file, text.replace(NAME_HELPER, NAME_HELPER_FAST))
+}
+
 const require = createRequire(import.meta.url)
 for (const name of Object.keys(entries)) {
   const mod = require(`../dist/${name}.cjs`)

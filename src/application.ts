@@ -11,6 +11,7 @@ import { swapPrototype } from './utils/prototype'
 
 /** Marks that `trust proxy` still has its default value (then a mounted app inherits its parent's). */
 const trustProxyDefault = Symbol('trust proxy default')
+const hasOwn = Object.prototype.hasOwnProperty
 
 type Next = (err?: any) => void
 
@@ -22,24 +23,36 @@ type Next = (err?: any) => void
 export const application: Record<string, any> = Object.create(null)
 
 application.init = function init(this: any) {
-  let router: any = null
   this.cache = Object.create(null)
   this.engines = Object.create(null)
   this.settings = Object.create(null)
   this.defaultConfiguration()
-  Object.defineProperty(this, 'router', {
-    configurable: true,
-    enumerable: true,
-    get() {
-      if (router === null) {
-        router = new (Router as any)({
-          caseSensitive: this.enabled('case sensitive routing'),
-          strict: this.enabled('strict routing')
-        })
-      }
-      return router
-    }
-  })
+  Object.defineProperty(this, 'router', { configurable: true, enumerable: true, get: getrouter })
+}
+
+/** Each app's base router, made on the first read of `app.router`. */
+const routers = new WeakMap<object, any>()
+
+/**
+ * The getter of `app.router`: one function for every app, so that apps keep
+ * sharing V8 maps (a getter of its own per app, as Express defines it, puts
+ * every app after the first in slow dictionary mode: docs/design.md, Speed,
+ * item 25). The router belongs to the object that has the property, so an
+ * object made with `Object.create(app)` reads its app's router, as in Express.
+ */
+function getrouter(this: any) {
+  let owner = this
+  while (owner != null && !hasOwn.call(owner, 'router')) owner = Object.getPrototypeOf(owner)
+  if (owner == null) owner = this
+  let router = routers.get(owner)
+  if (router === undefined) {
+    router = new (Router as any)({
+      caseSensitive: this.enabled('case sensitive routing'),
+      strict: this.enabled('strict routing')
+    })
+    routers.set(owner, router)
+  }
+  return router
 }
 
 application.defaultConfiguration = function defaultConfiguration(this: any) {

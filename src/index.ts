@@ -27,15 +27,19 @@ function mixin(target: object, source: object): void {
 
 /** Create an application: a request handler `(req, res, next?)` for `http.createServer`. */
 function createApplication(): any {
-  const app: any = function (req: any, res: any, next?: any) {
-    app.handle(req, res, next)
+  // The function is named where it is made ('app', the name Express's gets)
+  // and no other binding here shares its name: the bundle then keeps its own
+  // name, and it keeps fast properties, which every request reads
+  // (docs/design.md, Speed, item 25).
+  const self: any = function app(req: any, res: any, next?: any) {
+    self.handle(req, res, next)
   }
-  mixin(app, EventEmitter.prototype)
-  mixin(app, application)
-  app.request = Object.create(request, { app: { configurable: true, enumerable: true, writable: true, value: app } })
-  app.response = Object.create(response, { app: { configurable: true, enumerable: true, writable: true, value: app } })
-  app.init()
-  return app
+  mixin(self, EventEmitter.prototype)
+  mixin(self, application)
+  self.request = Object.create(request, { app: { configurable: true, enumerable: true, writable: true, value: self } })
+  self.response = Object.create(response, { app: { configurable: true, enumerable: true, writable: true, value: self } })
+  self.init()
+  return self
 }
 
 const fw = createApplication as unknown as Switchyard

@@ -137,6 +137,18 @@ describe('app.route(path) and app.METHOD(path, ...)', () => {
     await request(app).get('/Path').expect(404)
     await request(app).get('/Path/').expect(200, 'x')
   })
+
+  it("app.router is the app's own, also read through an object made from the app, as in express@5", async () => {
+    const { default: express } = await import('express')
+    for (const lib of [fw, express] as any[]) {
+      const one = lib()
+      const two = lib()
+      const derived = Object.create(one)
+      expect(derived.router, lib === fw ? 'switchyard' : 'express').toBe(one.router)
+      expect(two.router).not.toBe(one.router)
+      expect(Object.getOwnPropertyDescriptor(one, 'router')).toMatchObject({ enumerable: true, configurable: true, set: undefined })
+    }
+  })
 })
 
 describe('app.param(name | names, fn)', () => {

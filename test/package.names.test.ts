@@ -86,3 +86,83 @@ describe('names in the built package', () => {
   })
 })
 
+// The build keeps every function's source name (esbuild's keepNames) but
+// leaves `name` alone where the function already carries it: redefining it
+// turns a function into a slow dictionary-mode object, and the app and the
+// routers are read on every request (docs/design.md, Speed, item 25).
+describe('the built functions', () => {
+  /** path -> name of every function reachable from the public surface, and from an app with a router, a route and a mounted app. */
+  function names(fw: any): Map<string, string> {
+    const out = new Map<string, string>()
+    const seen = new Set<unknown>()
+    const walk = (value: any, path: string, depth: number) => {
+      if (value === null || (typeof value !== 'object' && typeof value !== 'function') || seen.has(value)) return
+      seen.add(value)
+      if (typeof value === 'function') out.set(path, value.name)
+      if (depth === 0) return
+      for (const key of Object.getOwnPropertyNames(value)) {
+        if (key === 'caller' || key === 'arguments') continue
+        const desc = Object.getOwnPropertyDescriptor(value, key)!
+        if (desc.get) out.set(`${path}.get ${key}`, desc.get.name)
+        if (desc.set) out.set(`${path}.set ${key}`, desc.set.name)
+        if ('value' in desc) walk(desc.value, `${path}.${key}`, depth - 1)
+      }
+    }
+    const app = fw()
+    const router = fw.Router()
+    router.get('/:id', () => {})
+    const sub = fw()
+    app.use('/r', router)
+    app.use('/sub', sub)
+    app.use(fw.json(), fw.urlencoded(), fw.raw(), fw.text(), fw.static('.'))
+    walk(fw, 'fw', 3)
+    walk(app, 'app', 2)
+    walk(router, 'router', 2)
+    walk(Object.getPrototypeOf(router), 'Router.prototype', 1)
+    walk(fw.Route.prototype, 'Route.prototype', 1)
+    app.router.stack.forEach((layer: any, i: number) => out.set(`app.router.stack[${i}].name`, layer.name))
+    router.stack.forEach((layer: any, i: number) => out.set(`router.stack[${i}].name`, layer.name))
+    return out
+  }
+
+  test('keep the names they have in the source', async () => {
+    const built = names(require('switchyard'))
+    const source = names((await import('../src/index')).default)
+    // not vacuous: the walk reaches the app, the routers, the prototypes and the stacks
+    expect(built.size).toBeGreaterThan(150)
+    expect(built.get('app')).toBe('app')
+    expect(built.get('router')).toBe('router')
+    expect(built.get('app.router.stack[0].name')).toBe('router')
+    expect(built.get('app.router.stack[1].name')).toBe('mounted_app')
+    expect(built.get('router.stack[0].name')).toBe('handle')
+    expect(built.get('fw.response.send')).toBe('send')
+    expect(Object.fromEntries(built)).toEqual(Object.fromEntries(source))
+  })
+
+  // In a process of its own: maps are shared across every copy of a library
+  // loaded in a process (the source, imported above, defines the same
+  // 'router' getter with a function of its own), and such a mix is not what
+  // this checks.
+  test('the app and its routers keep fast properties, and share maps', () => {
+    const out = execFileSync(process.execPath, ['--allow-natives-syntax', '-e', `
+      const fw = require('switchyard')
+      const fast = (a) => %HasFastProperties(a)
+      // several apps, as a process with a sub-app has: the first one alone says little
+      const apps = [fw(), fw(), fw()]
+      const one = fw.Router({ mergeParams: true })
+      const two = fw.Router({ mergeParams: true })
+      apps[1].use('/a', one)
+      apps[1].use('/sub', apps[2])
+      apps[2].get('/', () => {})
+      // a function whose name is redefined is the slow kind the build avoids
+      const renamed = function other() {}
+      Object.defineProperty(renamed, 'name', { value: 'x', configurable: true })
+      process.stdout.write(JSON.stringify({
+        fast: [...apps, ...apps.map((a) => a.router), one, two].map(fast),
+        sameApps: %HaveSameMap(apps[0], apps[1]),
+        sameRouters: %HaveSameMap(one, two),
+        renamed: fast(renamed)
+      }))`], { cwd: repoRoot, encoding: 'utf8' })
+    expect(JSON.parse(out)).toEqual({ fast: new Array(8).fill(true), sameApps: true, sameRouters: true, renamed: false })
+  })
+})
