@@ -25,7 +25,10 @@ export const application: Record<string, any> = Object.create(null)
 application.init = function init(this: any) {
   this.cache = Object.create(null)
   this.engines = Object.create(null)
-  this.settings = Object.create(null)
+  // no prototype, as Express's; made as an ordinary object first so that V8
+  // keeps it in fast mode while it holds the usual settings (every request
+  // reads a few: docs/design.md, Speed, item 25)
+  this.settings = Object.setPrototypeOf({}, null)
   this.defaultConfiguration()
   Object.defineProperty(this, 'router', { configurable: true, enumerable: true, get: getrouter })
 }

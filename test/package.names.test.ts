@@ -161,8 +161,12 @@ describe('the built functions', () => {
         fast: [...apps, ...apps.map((a) => a.router), one, two].map(fast),
         sameApps: %HaveSameMap(apps[0], apps[1]),
         sameRouters: %HaveSameMap(one, two),
+        // read on every request too: the settings of an app that is no other's parent, a route's methods
+        settings: fast(apps[0].settings),
+        methods: fast(apps[2].router.stack[0].route.methods),
+        nullPrototypes: Object.getPrototypeOf(apps[0].settings) === null && Object.getPrototypeOf(apps[2].router.stack[0].route.methods) === null,
         renamed: fast(renamed)
       }))`], { cwd: repoRoot, encoding: 'utf8' })
-    expect(JSON.parse(out)).toEqual({ fast: new Array(8).fill(true), sameApps: true, sameRouters: true, renamed: false })
+    expect(JSON.parse(out)).toEqual({ fast: new Array(8).fill(true), sameApps: true, sameRouters: true, settings: true, methods: true, nullPrototypes: true, renamed: false })
   })
 })

@@ -60,7 +60,10 @@ export class Route {
     // assigned in router@2's order: tools that print a route see the same keys
     this.path = path
     this.stack = []
-    this.methods = Object.create(null)
+    // no prototype, as router@2's; made as an ordinary object first so that
+    // V8 keeps it in fast mode (Object.create(null) starts a dictionary, and
+    // every request reads it: docs/design.md, Speed, item 25)
+    this.methods = Object.setPrototypeOf({}, null)
   }
 
   /** Does this route have a handler for `method` (HEAD counts as GET when no HEAD handler)? */
