@@ -1,6 +1,6 @@
 import http from 'node:http'
 import { resolve } from 'node:path'
-import { Router, dispatch, methods } from './router/index'
+import { Router, dispatch, methods, routerHandle } from './router/index'
 import { useArguments } from './router/route'
 import { finalHandler } from './final-handler'
 import { View, type Engine } from './view'
@@ -118,7 +118,9 @@ application.handle = function handle(this: any, req: any, res: any, callback?: N
   // without a callback the router ends in the app's final handler (made once per app)
   const final = callback ? undefined : (this[kFinal] ??= finalFor(this))
   const router = this.router
-  if (router.handle === Router.prototype.handle) dispatch(router, req, res, callback, final)
+  // (compared with the handle this module defined, not with Router.prototype's:
+  // a tool may wrap either, and Express calls whatever router.handle is)
+  if (router.handle === routerHandle) dispatch(router, req, res, callback, final)
   else router.handle(req, res, callback ?? ((err?: any) => final!(req, res, err))) // wrapped by a tool: go through it
 }
 

@@ -147,4 +147,26 @@ describe('app.handle with a wrapped router.handle', () => {
     await request(app).get('/missing').expect(404)
     expect(calls).toEqual(['/', '/missing'])
   })
+
+  it('goes through a wrapper on Router.prototype.handle too, as express@5 does', async () => {
+    const { default: express } = await import('express')
+    for (const lib of [fw, express] as any[]) {
+      const proto = lib.Router.prototype
+      const original = proto.handle
+      const calls: string[] = []
+      proto.handle = function wrapped(this: any, req: any, res: any, done: any) {
+        calls.push(req.url)
+        return original.call(this, req, res, done)
+      }
+      try {
+        const app = lib()
+        app.get('/', (req: any, res: any) => res.send('ok'))
+        await request(app).get('/').expect(200, 'ok')
+        await request(app).get('/missing').expect(404)
+      } finally {
+        proto.handle = original
+      }
+      expect(calls, lib === fw ? 'switchyard' : 'express').toEqual(['/', '/missing'])
+    }
+  })
 })

@@ -270,6 +270,9 @@ proto.handle = function handle(req: any, res: any, callback: Next) {
   dispatch(this, req, res, callback)
 }
 
+/** `router.handle` as this module defines it: app.handle dispatches directly only while a router's handle is still this one. */
+export const routerHandle = proto.handle
+
 /** The pass is over: restore what the router changed on req, answer OPTIONS, hand over. */
 function finish(d: Dispatch, err: any): void {
   const req = d.req
