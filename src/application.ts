@@ -11,7 +11,6 @@ import { swapPrototype } from './utils/prototype'
 
 /** Marks that `trust proxy` still has its default value (then a mounted app inherits its parent's). */
 const trustProxyDefault = Symbol('trust proxy default')
-const hasOwn = Object.prototype.hasOwnProperty
 
 type Next = (err?: any) => void
 
@@ -30,32 +29,66 @@ application.init = function init(this: any) {
   // reads a few: docs/design.md, Speed, item 25)
   this.settings = Object.setPrototypeOf({}, null)
   this.defaultConfiguration()
+  RouterSlot.add(this)
   Object.defineProperty(this, 'router', { configurable: true, enumerable: true, get: getrouter })
 }
 
-/** Each app's base router, made on the first read of `app.router`. */
-const routers = new WeakMap<object, any>()
+/** Returns the object it is given, so that a subclass adds its private fields to that object. */
+class Carrier {
+  constructor(target: object) {
+    return target
+  }
+}
+
+/**
+ * Each app's base router, made on the first read of `app.router`, kept in a
+ * private field of the app itself: no key a tool can list, and a load as
+ * cheap as a property's.
+ */
+class RouterSlot extends Carrier {
+  #router: any = null
+
+  /** Give an app its (empty) slot. */
+  static add(app: object): void {
+    new RouterSlot(app)
+  }
+
+  /** The router of the app that `self` is or derives from (made on first use). */
+  static of(self: any): any {
+    let owner = self
+    while (owner !== null && (typeof owner === 'object' || typeof owner === 'function') && !(#router in owner)) owner = Object.getPrototypeOf(owner)
+    if (owner === null || (typeof owner !== 'object' && typeof owner !== 'function')) return strayRouter(self)
+    let router = owner.#router
+    if (router === null) router = owner.#router = newRouter(self)
+    return router
+  }
+}
+
+/** Routers for a getter called on an object that is no app (`Object.getOwnPropertyDescriptor(app, 'router').get.call(x)`). */
+const strays = new WeakMap<object, any>()
+
+function strayRouter(self: any): any {
+  let router = strays.get(self)
+  if (router === undefined) strays.set(self, (router = newRouter(self)))
+  return router
+}
+
+function newRouter(app: any): any {
+  return new (Router as any)({
+    caseSensitive: app.enabled('case sensitive routing'),
+    strict: app.enabled('strict routing')
+  })
+}
 
 /**
  * The getter of `app.router`: one function for every app, so that apps keep
  * sharing V8 maps (a getter of its own per app, as Express defines it, puts
  * every app after the first in slow dictionary mode: docs/design.md, Speed,
- * item 25). The router belongs to the object that has the property, so an
+ * item 25). The router belongs to the app that has the property, so an
  * object made with `Object.create(app)` reads its app's router, as in Express.
  */
 function getrouter(this: any) {
-  let owner = this
-  while (owner != null && !hasOwn.call(owner, 'router')) owner = Object.getPrototypeOf(owner)
-  if (owner == null) owner = this
-  let router = routers.get(owner)
-  if (router === undefined) {
-    router = new (Router as any)({
-      caseSensitive: this.enabled('case sensitive routing'),
-      strict: this.enabled('strict routing')
-    })
-    routers.set(owner, router)
-  }
-  return router
+  return RouterSlot.of(this)
 }
 
 application.defaultConfiguration = function defaultConfiguration(this: any) {
