@@ -48,9 +48,10 @@ class Carrier {
 class RouterSlot extends Carrier {
   #router: any = null
 
-  /** Give an app its (empty) slot. */
+  /** Give an app its (empty) slot; `app.init()` called again empties it, as Express then makes a new router. */
   static add(app: object): void {
-    new RouterSlot(app)
+    if (#router in app) (app as RouterSlot).#router = null
+    else new RouterSlot(app)
   }
 
   /** The router of the app that `self` is or derives from (made on first use). */

@@ -147,6 +147,11 @@ describe('app.route(path) and app.METHOD(path, ...)', () => {
       expect(derived.router, lib === fw ? 'switchyard' : 'express').toBe(one.router)
       expect(two.router).not.toBe(one.router)
       expect(Object.getOwnPropertyDescriptor(one, 'router')).toMatchObject({ enumerable: true, configurable: true, set: undefined })
+      // app.init() again starts a new router
+      const before = one.router
+      one.init()
+      expect(one.router).not.toBe(before)
+      expect(one.router).toBe(one.router)
     }
   })
 })
