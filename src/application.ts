@@ -57,12 +57,17 @@ class RouterSlot extends Carrier {
   /** The router of the app that `self` is or derives from (made on first use). */
   static of(self: any): any {
     let owner = self
-    while (owner !== null && (typeof owner === 'object' || typeof owner === 'function') && !(#router in owner)) owner = Object.getPrototypeOf(owner)
-    if (owner === null || (typeof owner !== 'object' && typeof owner !== 'function')) return strayRouter(self)
+    while (isObject(owner) && !(#router in owner)) owner = Object.getPrototypeOf(owner)
+    if (!isObject(owner)) return strayRouter(self)
     let router = owner.#router
     if (router === null) router = owner.#router = newRouter(self)
     return router
   }
+}
+
+/** Can `value` hold a private field (and have a prototype to walk)? */
+function isObject(value: unknown): boolean {
+  return value !== null && (typeof value === 'object' || typeof value === 'function')
 }
 
 /** Routers for a getter called on an object that is no app (`Object.getOwnPropertyDescriptor(app, 'router').get.call(x)`). */
