@@ -13,6 +13,7 @@ import parseurl from 'parseurl'
 import proxyaddr from 'proxy-addr'
 import typeis from 'type-is'
 import { http2HasBody } from './http2'
+import { nativeGetHeaderOf } from './utils/headers'
 
 /** A compiled `trust proxy` setting: is the address at hop `i` trusted? */
 export type TrustFn = (addr: string, i: number) => boolean
@@ -273,11 +274,12 @@ defineGetter('fresh', function isFresh() {
   const status = res.statusCode
   if ((status < 200 || status >= 300) && status !== 304) return false
   const headers = this.headers
-  // no conditional header: `fresh` would say false; skip building its arguments
-  if (!headers['if-none-match'] && !headers['if-modified-since']) return false
+  // no conditional header: `fresh` would say false; skip building its
+  // arguments, unless a wrapper of getHeader would see the two reads
+  if (!headers['if-none-match'] && !headers['if-modified-since'] && nativeGetHeaderOf(res)) return false
   return fresh(headers, {
-    etag: res.getHeader('etag'),
-    'last-modified': res.getHeader('last-modified')
+    etag: res.getHeader('ETag'),
+    'last-modified': res.getHeader('Last-Modified')
   })
 })
 

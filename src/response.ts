@@ -18,7 +18,7 @@ import {
 } from './utils/res-file'
 import { jsonpBody, stringifyJson } from './utils/res-json'
 import { builtinStringTag, isBuiltinETag, type ETagFn } from './utils/compile'
-import { putHeader } from './utils/headers'
+import { holdsHeader, putHeader, readHeader } from './utils/headers'
 import { formatKeyType, normaliseContentType, typeFromName, withUtf8Charset } from './utils/res-type'
 
 export type { CookieOptions } from './utils/res-cookie'
@@ -337,7 +337,7 @@ type Chunk = string | Buffer | undefined
  * as "false".
  */
 function stringType(res: Response): void {
-  const type = res.getHeader('content-type')
+  const type = readHeader(res, 'Content-Type', 'content-type')
   if (typeof type !== 'string') {
     putHeader(res, 'Content-Type', 'content-type', HTML_UTF8)
   } else if (type === '') {
@@ -378,7 +378,7 @@ function lengthAndEtag(res: Response, chunk: string | Buffer, etagFn: ETagFn | u
   } else {
     length = body.length
   }
-  if (!res.hasHeader('transfer-encoding')) putHeader(res, 'Content-Length', 'content-length', String(length))
+  if (!readHeader(res, 'Transfer-Encoding', 'transfer-encoding')) putHeader(res, 'Content-Length', 'content-length', String(length))
   if (etagFn !== undefined) {
     if (typeof body === 'string') {
       // the built-in tag: W/"<hex length>-<base64>", always a valid value
@@ -418,7 +418,7 @@ function stripForStatus(res: Response, chunk: Chunk): Chunk {
  */
 function writeBody(res: Response, chunk: Chunk, bytesInExpress: boolean): void {
   if (bytesInExpress && typeof chunk === 'string') {
-    if (res.hasHeader('content-disposition')) {
+    if (holdsHeader(res, 'content-disposition')) {
       // Node rewrites a Content-Disposition value when end() builds the head
       // with a body length known (latin1 bytes read back as UTF-8, so 'é'
       // becomes U+FFFD); building the head here first would skip that, so
@@ -476,7 +476,7 @@ response.send = function send(body) {
   let bytesInExpress = false
   if (chunk !== undefined) {
     const etagFn = this.app.get('etag fn')
-    const generate = typeof etagFn === 'function' && !this.getHeader('etag')
+    const generate = typeof etagFn === 'function' && !readHeader(this, 'ETag', 'etag')
     bytesInExpress = typeof chunk === 'string' && (generate || chunk.length >= 1000)
     chunk = lengthAndEtag(this, chunk, generate ? etagFn : undefined)
   }
@@ -502,7 +502,7 @@ response.send = function send(body) {
 response.json = function json(body) {
   const app = this.app
   const text = stringifyJson(body, app.get('json replacer'), app.get('json spaces'), app.get('json escape'))
-  if (!this.getHeader('content-type')) putHeader(this, 'Content-Type', 'content-type', JSON_UTF8)
+  if (!readHeader(this, 'Content-Type', 'content-type')) putHeader(this, 'Content-Type', 'content-type', JSON_UTF8)
   return this.send(text)
 }
 

@@ -112,6 +112,36 @@ describe('the router visits the same layers as express, in the same order', () =
     }
   })
 
+  it('a path asked again after the stack changed is looked up again (the lookup of the last path is kept per index)', async () => {
+    for (const lib of [fw, express]) {
+      const app = (lib as any)()
+      for (let i = 0; i < 10; i++) app.get(`/s${i}`, (req: any, res: any) => res.send(`s${i}`))
+      app.use((req: any, res: any) => res.status(404).send('none ' + req.url))
+      const server = await listen(app)
+      try {
+        const ask = async (path: string) => (await request(server.port, { path })).body
+        expect(await ask('/s3')).toBe('s3')
+        expect(await ask('/s3')).toBe('s3')
+        expect(await ask('/S3/')).toBe('s3')
+        expect(await ask('/late')).toBe('none /late')
+        // a route on the same path, moved in front of the 404 handler through router.stack
+        app.get('/late', (req: any, res: any) => res.send('late'))
+        const stack = app.router.stack
+        stack.splice(stack.length - 2, 0, stack.pop())
+        expect(await ask('/late')).toBe('late')
+        // a layer in front of the route for /s3, through the same Proxy
+        stack.splice(3, 0, stack[stack.length - 2])
+        expect(await ask('/s3')).toBe('s3')
+        expect(await ask('/late')).toBe('late')
+        stack.splice(3, 1)
+        stack.splice(stack.length - 2, 1)
+        expect(await ask('/late')).toBe('none /late')
+      } finally {
+        await server.close()
+      }
+    }
+  })
+
   it('1,000 parameterised routes: the last one answers, and routes registered later are seen', async () => {
     for (const lib of [fw, express]) {
       const app = (lib as any)()

@@ -3,6 +3,14 @@ import { describe, expect, it } from 'vitest'
 import { match } from 'path-to-regexp'
 import { Layer, decodeParam, kInternals } from '../src/router/layer'
 
+/** `layer.match(path)` as router@2's matchers give it: `merged` (set only when the router asks a matcher to merge) is false here. */
+function matchOf(layer: Layer, path: string): { path: string; params: Record<string, any> } | null {
+  const m = layer.match(path)
+  if (m === null) return null
+  expect(m.merged).toBe(false)
+  return { path: m.path, params: m.params }
+}
+
 const noop = () => {}
 
 function viaRegexp(path: string, opts: { end: boolean; strict: boolean; sensitive: boolean }, decode: (s: string) => string = decodeURIComponent) {
@@ -27,7 +35,7 @@ describe('Layer static matching agrees with path-to-regexp', () => {
             const layer = new Layer(pattern, { end, strict, sensitive }, noop)
             const expected = viaRegexp(pattern, { end, strict, sensitive })
             for (const path of requests) {
-              expect({ pattern, path, got: layer.match(path) }).toEqual({ pattern, path, got: expected(path) })
+              expect({ pattern, path, got: matchOf(layer, path) }).toEqual({ pattern, path, got: expected(path) })
             }
           }
         })
@@ -38,7 +46,7 @@ describe('Layer static matching agrees with path-to-regexp', () => {
   it("a non-ending layer on '/' matches everything with an empty path", () => {
     const layer = new Layer('/', { end: false }, noop)
     expect(layer.slash).toBe(true)
-    expect(layer.match('/anything/at/all')).toEqual({ path: '', params: {} })
+    expect(matchOf(layer, '/anything/at/all')).toEqual({ path: '', params: {} })
   })
 
   it('records literal paths only for parameter-free string paths', () => {
@@ -54,14 +62,14 @@ describe('Layer static matching agrees with path-to-regexp', () => {
   it('matches escaped special characters literally', () => {
     const layer = new Layer('/a\\(b\\)', { end: true }, noop)
     expect(layer[kInternals].literals).toEqual(['/a(b)'])
-    expect(layer.match('/a(b)')).toEqual({ path: '/a(b)', params: {} })
-    expect(layer.match('/ab')).toBeNull()
+    expect(matchOf(layer, '/a(b)')).toEqual({ path: '/a(b)', params: {} })
+    expect(matchOf(layer, '/ab')).toBeNull()
   })
 
   it('does not fold non-ASCII look-alikes onto ASCII letters', () => {
     const layer = new Layer('/k', { end: true }, noop)
-    expect(layer.match('/\u212a')).toBeNull() // KELVIN SIGN lower-cases to 'k'
-    expect(layer.match('/K')).not.toBeNull()
+    expect(matchOf(layer, '/\u212a')).toBeNull() // KELVIN SIGN lower-cases to 'k'
+    expect(matchOf(layer, '/K')).not.toBeNull()
   })
 
   it('throws at registration for an invalid pattern, with path-to-regexp\'s message', () => {
@@ -72,14 +80,14 @@ describe('Layer static matching agrees with path-to-regexp', () => {
 
   it('names regexp parameters by index, or by group name', () => {
     const layer = new Layer(/^\/(\d+)\/(?:x|y)\/(?<name>[a-z]+)\/([a-z])$/, { end: true }, noop)
-    expect(layer.match('/12/x/abc/q')).toEqual({ path: '/12/x/abc/q', params: { 0: '12', name: 'abc', 1: 'q' } })
+    expect(matchOf(layer, '/12/x/abc/q')).toEqual({ path: '/12/x/abc/q', params: { 0: '12', name: 'abc', 1: 'q' } })
   })
 
   it('decodes parameters and reports malformed escapes with status 400', () => {
     const layer = new Layer('/u/:id', { end: true }, noop)
-    expect(layer.match('/u/a%2Fb')).toEqual({ path: '/u/a%2Fb', params: { id: 'a/b' } })
+    expect(matchOf(layer, '/u/a%2Fb')).toEqual({ path: '/u/a%2Fb', params: { id: 'a/b' } })
     let error: any
-    try { layer.match('/u/%E0%A4%A') } catch (e) { error = e }
+    try { matchOf(layer, '/u/%E0%A4%A') } catch (e) { error = e }
     expect(error).toBeInstanceOf(URIError)
     expect(error.status).toBe(400)
     expect(error.message).toBe("Failed to decode param '%E0%A4%A'")
@@ -87,7 +95,7 @@ describe('Layer static matching agrees with path-to-regexp', () => {
 
   it('gives splat parameters as arrays of decoded segments', () => {
     const layer = new Layer('/f/*rest', { end: true }, noop)
-    expect(layer.match('/f/a/b%20c')).toEqual({ path: '/f/a/b%20c', params: { rest: ['a', 'b c'] } })
+    expect(matchOf(layer, '/f/a/b%20c')).toEqual({ path: '/f/a/b%20c', params: { rest: ['a', 'b c'] } })
   })
 })
 
@@ -105,7 +113,7 @@ describe('Layer parameter matching agrees with path-to-regexp\'s match', () => {
           for (const path of requests) {
             // a malformed escape throws on both sides, with the router's 400 error
             const outcome = (f: () => any) => { try { return f() } catch (e: any) { return { error: e.message, status: e.status } } }
-            const got = outcome(() => layer.match(path))
+            const got = outcome(() => matchOf(layer, path))
             const want = outcome(() => expected(path))
             expect({ pattern, path, got }).toEqual({ pattern, path, got: want })
             if (got && want && !got.error) {
@@ -126,9 +134,9 @@ describe('Layer parameter matching agrees with path-to-regexp\'s match', () => {
 
   it('gives a new params object on every match', () => {
     const layer = new Layer('/u/:id', { end: true }, noop)
-    const a = layer.match('/u/1')!.params
+    const a = matchOf(layer, '/u/1')!.params
     a.extra = true
-    expect(layer.match('/u/1')!.params).toEqual(Object.assign(Object.create(null), { id: '1' }))
+    expect(matchOf(layer, '/u/1')!.params).toEqual(Object.assign(Object.create(null), { id: '1' }))
   })
 })
 
@@ -147,5 +155,30 @@ describe('a layer whose handle is replaced', () => {
     layer.handle = (req: any, res: any, next: any) => { calls.push('request again'); next() }
     layer.handleRequest({}, {}, next)
     expect(calls).toEqual(['request', 'next ', 'next e1', 'next ', 'error e2', 'next ', 'request again', 'next '])
+  })
+})
+
+describe('Layer matching with the parent params to merge (mergeParams)', () => {
+  const noop = () => {}
+  it('copies the parent params first, then the captures (a capture wins), into one ordinary object', () => {
+    const parent = Object.assign(Object.create(null), { id: 'parent', top: 't' })
+    const m = new Layer('/:id/:leaf', { end: true }, noop).match('/c/l', true, parent)!
+    expect(m.merged).toBe(true)
+    expect(Reflect.ownKeys(m.params)).toEqual(['id', 'top', 'leaf'])
+    expect(m.params).toEqual({ id: 'c', top: 't', leaf: 'l' })
+    expect(Object.getPrototypeOf(m.params)).toBe(Object.prototype)
+    expect(m.params).not.toBe(parent)
+    expect(parent.id).toBe('parent')
+    const literal = new Layer('/static', { end: false }, noop).match('/static/x', true, parent)!
+    expect(literal).toEqual({ path: '/static', params: { id: 'parent', top: 't' }, merged: true })
+  })
+
+  it('leaves the merge to the router when a capture is named "0" or "__proto__", or the path is a regexp', () => {
+    const parent = { 0: 'p' }
+    for (const [path, url] of [['/:"0"', '/x'], ['/:__proto__', '/x'], [/^\/(\d+)$/, '/5']] as const) {
+      const m = new Layer(path, { end: true }, noop).match(url, true, parent)!
+      expect(m.merged).toBe(false)
+      expect(Object.values(m.params)).not.toContain('p')
+    }
   })
 })

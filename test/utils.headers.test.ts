@@ -108,6 +108,40 @@ describe('headers stored directly', () => {
     expect(raw).toContain('content-length: 2')
   })
 
+  it('are read through a getHeader patched on app.response or on Node\'s class with the names Express asks for', async () => {
+    const record = async (lib: any, where: 'app' | 'node') => {
+      const app = lib()
+      const calls: string[] = []
+      const target = where === 'app' ? app.response : http.OutgoingMessage.prototype
+      const original = target.getHeader
+      target.getHeader = function (this: any, name: string) {
+        if (!this.headersSent) calls.push(name)
+        return original.call(this, name)
+      }
+      try {
+        app.get('/text', (req: any, res: any) => { res.send('x') })
+        app.get('/json', (req: any, res: any) => { res.json([1]) })
+        app.get('/preset', (req: any, res: any) => { res.set('Transfer-Encoding', '').type('txt').send('y') })
+        const server = http.createServer(app).listen(0)
+        await once(server, 'listening')
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
+        for (const path of ['text', 'json', 'text', 'preset']) {
+          await (await fetch(url + path, { headers: path === 'preset' ? { 'if-none-match': '"x"' } : {} })).text().catch(() => '')
+          calls.push('--')
+        }
+        server.close()
+      } finally {
+        target.getHeader = original
+      }
+      return calls
+    }
+    for (const where of ['app', 'node'] as const) {
+      const ours = await record(fw, where)
+      expect(ours).toEqual(await record(express, where))
+      expect(ours).toContain('ETag')
+    }
+  })
+
   it('go through a setHeader patched on app.response or on Node\'s class exactly where Express\'s calls go', async () => {
     const record = async (lib: any, where: 'app' | 'node') => {
       const app = lib()

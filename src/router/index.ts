@@ -1,6 +1,6 @@
 import parseUrl from 'parseurl'
-import { Layer, directHandler, firstSegment, forwardRejection, type Handler, type MatchResult } from './layer'
-import { from, indexOf, kState, literalKey, newState, stateOf, type RouterState, type StackIndex } from './stack'
+import { Layer, directHandler, forwardRejection, type Handler, type MatchResult } from './layer'
+import { from, indexOf, kState, lookUp, newState, stateOf, type RouterState } from './stack'
 import { Route, useArguments } from './route'
 import { methods } from './methods'
 import { anyTracing, joinPattern, kMountRoute, patternText, refreshTracing } from './tracing'
@@ -185,7 +185,6 @@ function sendOptions(res: any, allowed: string[], done: Next): void {
 // keeps in closures, in one object, plus the one `next` function handlers get.
 
 class Dispatch {
-  readonly router: Router
   readonly state: RouterState
   readonly stack: Layer[]
   /** the router's options, read when the pass starts */
@@ -226,14 +225,8 @@ class Dispatch {
   lastUrl: unknown = undefined
   lastPath: string | undefined = undefined
   lastParsed: unknown = undefined
-  // the index lookup of the last path seen (middleware rarely changes it)
-  lookedUp: string | undefined = undefined
-  lookedUpIn: StackIndex | undefined = undefined
-  literalHits: number[] | undefined = undefined
-  segmentHits: number[] | undefined = undefined
 
   constructor(router: Router, req: any, res: any, callback: Next | undefined, final: ((req: any, res: any, err: any) => void) | undefined) {
-    this.router = router
     this.state = stateOf(router)
     this.stack = this.state.stack
     this.sensitive = Boolean(router.caseSensitive)
@@ -389,21 +382,14 @@ function step(d: Dispatch, err: any): void {
   // find the next matching layer, in stack order: static routes come from
   // the index, every other layer is tried in turn
   const index = indexOf(d.state, d.sensitive, d.strict)
-  if (path !== d.lookedUp || index !== d.lookedUpIn) {
-    d.lookedUp = path
-    d.lookedUpIn = index
-    if (index.literal.size !== 0 || index.segment.size !== 0) {
-      const key = literalKey(path, index)
-      d.literalHits = index.literal.size !== 0 ? index.literal.get(key) : undefined
-      d.segmentHits = index.segment.size !== 0 ? index.segment.get(firstSegment(key)) : undefined
-    } else {
-      d.literalHits = undefined
-      d.segmentHits = undefined
-    }
+  let literals: number[] | undefined
+  let segments: number[] | undefined
+  if (index.keyed) {
+    lookUp(index, path)
+    literals = index.lastLiterals
+    segments = index.lastSegments
   }
   // three sorted lists of candidate layers, merged in stack order
-  const literals = d.literalHits
-  const segments = d.segmentHits
   const idx = d.idx
   let li = literals !== undefined ? from(literals, idx) : 0
   let si = segments !== undefined ? from(segments, idx) : 0
@@ -440,8 +426,10 @@ function step(d: Dispatch, err: any): void {
     }
     let m: MatchResult | null
     try {
-      // params that mergeParams copies at once need no null prototype
-      m = candidate.match(path, d.plainParams)
+      // params that mergeParams copies at once need no null prototype; with
+      // no param trigger to run (they need the layer's own keys), the matcher
+      // merges them itself
+      m = candidate.match(path, d.plainParams, d.plainParams && !hasAny(d.paramCallbacks) ? d.parentParams : undefined)
     } catch (e) {
       layerError = layerError || e
       continue
@@ -476,7 +464,7 @@ function step(d: Dispatch, err: any): void {
   }
   const route = layer.route
   if (route) req.route = route
-  req.params = d.mergeParams ? mergeParams(found.params, d.parentParams) : found.params
+  req.params = d.mergeParams && !found.merged ? mergeParams(found.params, d.parentParams) : found.params
   const paramCallbacks = d.paramCallbacks
   const keys = paramCallbacksFor(paramCallbacks, found.params)
   if (keys === undefined) {
@@ -542,6 +530,12 @@ interface ParamState {
 }
 
 const hasOwn = Object.prototype.hasOwnProperty
+
+/** Has the object any enumerable key (a router's param callbacks)? */
+function hasAny(obj: object): boolean {
+  for (const _ in obj) return true
+  return false
+}
 
 /** The matched parameter names that have callbacks, or undefined when none do (the common case). */
 function paramCallbacksFor(callbacks: Record<string, ParamCallback[]>, params: Record<string, any>): string[] | undefined {

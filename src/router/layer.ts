@@ -9,8 +9,10 @@ export type Handler = (...args: any[]) => any
 export interface MatchResult {
   /** the part of the path that matched (the text, not the pattern) */
   path: string
-  /** the captured parameters, URI-decoded */
+  /** the captured parameters, URI-decoded (with the `base` params first when `merged`) */
   params: Record<string, any>
+  /** true when the matcher copied the `base` params in (see Matcher) */
+  merged: boolean
 }
 
 /** Options a Layer compiles its matcher with. */
@@ -23,9 +25,13 @@ export interface LayerOptions {
 /**
  * A compiled path matcher. `plain` (the router's own calls only): the params
  * may be an ordinary object, because the caller copies them into a new
- * object at once (mergeParams) and nothing else ever sees them.
+ * object at once (mergeParams) and nothing else ever sees them. `base` (the
+ * router's own calls only, under mergeParams): the parent's params; a
+ * matcher that can, returns them merged with the captured ones, as
+ * `mergeParams` in src/router/index.ts would (`merged: true`), in one new
+ * object instead of two.
  */
-type Matcher = (path: string, plain?: boolean) => MatchResult | false
+type Matcher = (path: string, plain?: boolean, base?: Record<string, any>) => MatchResult | false
 
 const TRAILING_SLASHES = /\/+$/
 
@@ -115,11 +121,11 @@ export class Layer {
    * Match `path` against this layer. Returns the match, or null. Throws (with
    * `status` 400) when a captured parameter is not valid percent-encoding.
    */
-  match(path: string, plain?: boolean): MatchResult | null {
-    if (this.slash) return { path: '', params: {} }
+  match(path: string, plain?: boolean, base?: Record<string, any>): MatchResult | null {
+    if (this.slash) return { path: '', params: {}, merged: false }
     const matchers = this.matchers
     for (let i = 0; i < matchers.length; i++) {
-      const m = matchers[i](path, plain)
+      const m = matchers[i](path, plain, base)
       if (m) return m
     }
     return null
@@ -222,18 +228,23 @@ function patternMatcher(path: string, sensitive: boolean, end: boolean, trailing
   const wildcard = keys.map((k) => k.type !== 'param')
   // '__proto__' assigned on an ordinary object would not make an own property
   const dictionary = names.includes('__proto__')
-  return (input, plain) => {
+  // merging into a copy of the parent's params is mergeParams' plain case,
+  // which holds unless the child captures an index key ('0' shifts after the
+  // parent's indexes); when it does, the router merges
+  const mergeable = !dictionary && !names.includes('0')
+  return (input, plain, base) => {
     const m = regexp.exec(input)
     if (!m) return false
-    const params: Record<string, any> = dictionary ? Object.create(null) : {}
+    const merged = base !== undefined && mergeable
+    const params: Record<string, any> = merged ? Object.assign({}, base) : dictionary ? Object.create(null) : {}
     for (let i = 1; i < m.length; i++) {
       const value = m[i]
       if (value === undefined) continue
       params[names[i - 1]] = wildcard[i - 1] ? value.split('/').map(decodeParam) : decodeParam(value)
     }
     // (setPrototypeOf is the costliest line here: skipped when the params are only copied)
-    if (!dictionary && plain !== true) Object.setPrototypeOf(params, null)
-    return { path: m[0], params }
+    if (!dictionary && !merged && plain !== true) Object.setPrototypeOf(params, null)
+    return { path: m[0], params, merged }
   }
 }
 
@@ -311,19 +322,25 @@ function sameText(str: string, offset: number, lit: string, sensitive: boolean):
   return true
 }
 
-/** The params of a path without parameters: no prototype, as path-to-regexp gives, unless `plain` (see Matcher). */
-function emptyParams(plain: boolean | undefined): Record<string, any> {
+/** The params of a path without parameters: no prototype, as path-to-regexp gives, unless `plain`; a copy of `base` when given (see Matcher). */
+function emptyParams(plain: boolean | undefined, base: Record<string, any> | undefined): Record<string, any> {
+  if (base !== undefined) return Object.assign({}, base)
   return plain === true ? {} : Object.create(null)
+}
+
+/** A match without parameters. */
+function literalMatch(path: string, plain: boolean | undefined, base: Record<string, any> | undefined): MatchResult {
+  return { path, params: emptyParams(plain, base), merged: base !== undefined }
 }
 
 /** A route path without parameters: equal, or (not strict) equal plus one trailing slash. */
 function exactMatcher(literal: string, sensitive: boolean, strict: boolean): Matcher {
   const lit = sensitive ? literal : literal.toLowerCase()
   const n = lit.length
-  return (path, plain) => {
+  return (path, plain, base) => {
     const len = path.length
     if (len === n || (!strict && len === n + 1 && path.charCodeAt(n) === 0x2f)) {
-      if (sameText(path, 0, lit, sensitive)) return { path, params: emptyParams(plain) }
+      if (sameText(path, 0, lit, sensitive)) return literalMatch(path, plain, base)
     }
     return false
   }
@@ -333,13 +350,13 @@ function exactMatcher(literal: string, sensitive: boolean, strict: boolean): Mat
 function prefixMatcher(literal: string, sensitive: boolean): Matcher {
   const lit = sensitive ? literal : literal.toLowerCase()
   const n = lit.length
-  return (path, plain) => {
+  return (path, plain, base) => {
     const len = path.length
     if (len < n || !sameText(path, 0, lit, sensitive)) return false
-    if (len === n) return { path, params: emptyParams(plain) }
+    if (len === n) return literalMatch(path, plain, base)
     if (path.charCodeAt(n) !== 0x2f) return false
     // a single trailing slash at the very end belongs to the match
-    return { path: len === n + 1 ? path : path.slice(0, n), params: emptyParams(plain) }
+    return literalMatch(len === n + 1 ? path : path.slice(0, n), plain, base)
   }
 }
 
@@ -374,7 +391,7 @@ function regexpMatcher(re: RegExp): Matcher {
       const val = decodeParam(m[i])
       if (val !== undefined) params[keys[i - 1] ?? i - 1] = val
     }
-    return { path: m[0], params }
+    return { path: m[0], params, merged: false }
   }
 }
 

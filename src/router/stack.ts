@@ -2,7 +2,7 @@
 // tools read and edit as `router.stack` (every edit bumps a version), and the
 // index of the layers by exact path and by first path segment, rebuilt when
 // the version moved. See docs/design.md (Speed, items 2, 8 and 10).
-import { Layer, kInternals } from './layer'
+import { Layer, firstSegment, kInternals } from './layer'
 
 /** The static-route index of a router's stack, rebuilt when the stack changes. */
 export interface StackIndex {
@@ -18,6 +18,17 @@ export interface StackIndex {
   otherFrom: Int32Array
   sensitive: boolean
   strict: boolean
+  /** whether the index keys any layer (else every layer is in `other`) */
+  keyed: boolean
+  /**
+   * The last path looked up and what it found: a pure function of the path
+   * and this index, so a pass of any request reuses it while the path is
+   * the same (hello world's '/' on every request), with no lower-cased copy
+   * and no Map lookup.
+   */
+  lastPath: string | undefined
+  lastLiterals: number[] | undefined
+  lastSegments: number[] | undefined
 }
 
 /**
@@ -118,7 +129,8 @@ export function indexOf(state: RouterState, sensitive: boolean, strict: boolean)
     while (pos > 0 && other[pos - 1] >= i) pos--
     otherFrom[i] = pos
   }
-  const index = { version: state.version, literal, segment, other, otherFrom, sensitive, strict }
+  const keyed = literal.size !== 0 || segment.size !== 0
+  const index: StackIndex = { version: state.version, literal, segment, other, otherFrom, sensitive, strict, keyed, lastPath: undefined, lastLiterals: undefined, lastSegments: undefined }
   state.index = index
   return index
 }
@@ -133,6 +145,15 @@ export function from(list: number[], idx: number): number {
     else hi = mid
   }
   return lo
+}
+
+/** Look `path` up in a keyed index: the hits land in `index.lastLiterals` and `index.lastSegments`. */
+export function lookUp(index: StackIndex, path: string): void {
+  if (path === index.lastPath) return
+  const key = literalKey(path, index)
+  index.lastLiterals = index.literal.size !== 0 ? index.literal.get(key) : undefined
+  index.lastSegments = index.segment.size !== 0 ? index.segment.get(firstSegment(key)) : undefined
+  index.lastPath = path
 }
 
 /** The key under which a request path is looked up in the static-route index. */

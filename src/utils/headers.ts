@@ -17,6 +17,8 @@
 import http from 'node:http'
 
 const nativeSetHeader = http.OutgoingMessage.prototype.setHeader
+const nativeGetHeader = http.OutgoingMessage.prototype.getHeader
+const nativeHasHeader = http.OutgoingMessage.prototype.hasHeader
 
 /** The private key of Node's outgoing header store, or undefined when it cannot be trusted. */
 let storeKey: symbol | undefined = findStoreKey()
@@ -63,6 +65,8 @@ function newStore(): Record<string, [string, unknown]> {
   return store
 }
 
+
+
 /**
  * `res.setHeader(name, value)` for a header Switchyard built: `lower` is
  * `name.toLowerCase()`, and both name and value are known to be valid. Goes
@@ -85,6 +89,39 @@ export function putHeaderWith(res: any, set: (name: string, value: any) => unkno
     }
   }
   set.call(res, name, value)
+}
+
+/**
+ * `res.getHeader(name)`, read from Node's store under `lower` (the name
+ * lower-cased) without Node's validation and lower-casing of the name;
+ * through `res.getHeader(name)` whenever that is not Node's own (a
+ * middleware's wrapper, HTTP/2) or the store is not trusted.
+ */
+export function readHeader(res: any, name: string, lower: string): unknown {
+  if (res.getHeader === nativeGetHeader && storeKey !== undefined) {
+    const store = res[storeKey]
+    if (store === null) return undefined
+    if (typeof store === 'object') {
+      const entry = store[lower]
+      return entry && entry[1]
+    }
+  }
+  return res.getHeader(name)
+}
+
+/** Is `res.getHeader` Node's own (so that skipping a call to it is unobservable)? */
+export function nativeGetHeaderOf(res: any): boolean {
+  return res.getHeader === nativeGetHeader
+}
+
+/** `res.hasHeader(lower)` for a lower-case name, read as `readHeader` reads. */
+export function holdsHeader(res: any, lower: string): boolean {
+  if (res.hasHeader === nativeHasHeader && storeKey !== undefined) {
+    const store = res[storeKey]
+    if (store === null) return false
+    if (typeof store === 'object') return !!store[lower]
+  }
+  return res.hasHeader(lower)
 }
 
 /** For tests: whether the direct store is in use; `use(false)` forces the setHeader fallback, `use(true)` looks again. */

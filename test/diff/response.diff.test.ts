@@ -292,6 +292,42 @@ const cases: Case[] = [
   { name: 'locals fresh per request', handler: (req, res) => res.json({ locals: res.locals, proto: Object.getPrototypeOf(res.locals) === null }) },
   { name: 'app and req links', handler: (req, res) => res.json({ app: res.app === req.app, req: res.req === req, res: req.res === res }) },
   { name: 'end(data)', handler: (req, res) => res.end('raw') },
+
+  // res.send reads headers straight from Node's store only while getHeader is Node's own
+  { name: 'send with an empty Transfer-Encoding still sets Content-Length', handler: (req, res) => res.set('Transfer-Encoding', '').send('body') },
+  { name: 'send with ETag and Content-Type preset', handler: (req, res) => res.set('ETag', '"mine"').type('text').send('body') },
+  { name: 'json with Content-Type preset', handler: (req, res) => res.type('application/vnd.x+json').json({ a: 1 }) },
+  {
+    // each name asked goes into a header of the answer itself
+    name: 'send through a getHeader wrapper sees the names Express asks for',
+    handler: (req, res) => {
+      const asked: string[] = []
+      const getHeader = res.getHeader
+      res.getHeader = function (this: any, name: string) {
+        if (!this.headersSent) {
+          asked.push(name)
+          this.setHeader('X-Asked', asked.join(','))
+        }
+        return getHeader.call(this, name)
+      }
+      res.send('body')
+    }
+  },
+  {
+    name: 'json through a getHeader wrapper sees the names Express asks for',
+    handler: (req, res) => {
+      const asked: string[] = []
+      const getHeader = res.getHeader
+      res.getHeader = function (this: any, name: string) {
+        if (!this.headersSent) {
+          asked.push(name)
+          this.setHeader('X-Asked', asked.join(','))
+        }
+        return getHeader.call(this, name)
+      }
+      res.json({ a: 1 })
+    }
+  },
 ]
 
 describe('response: switchyard vs express@5', () => {

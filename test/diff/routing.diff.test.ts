@@ -14,7 +14,8 @@ function dump(tag: string) {
       url: req.url,
       baseUrl: req.baseUrl,
       originalUrl: req.originalUrl,
-      route: req.route ? String(req.route.path) : null
+      route: req.route ? String(req.route.path) : null,
+      nullProto: Object.getPrototypeOf(req.params) === null
     })
     res.setHeader('Content-Type', 'application/json')
     res.end(body)
@@ -102,6 +103,34 @@ function build(lib: any) {
   app.param('bad', (req: any, res: any, next: any) => next(Object.assign(new Error('bad param'), { status: 400 })))
   app.get('/badparam/:bad', dump('never'))
 
+  // mergeParams: the parent's params merged under the child's (by the
+  // matcher itself when the router has no param trigger)
+  const mp = lib.Router({ mergeParams: true })
+  mp.get('/:id', dump('mp-same-name'))
+  mp.get('/opt{/:extra}', dump('mp-optional'))
+  mp.get('/static-leaf', dump('mp-static'))
+  mp.get(/^\/re\/(\d+)$/, dump('mp-regexp'))
+  mp.get('/q/:"0"', dump('mp-quoted-index'))
+  mp.get('/proto/:__proto__', dump('mp-proto'))
+  mp.get('/wild/*rest', dump('mp-wildcard'))
+  mp.use('/deeper/:extra', (() => {
+    const r = lib.Router({ mergeParams: true })
+    r.get('/:leaf', dump('mp-deeper'))
+    r.use((req: any, res: any, next: any) => { res.setHeader('X-Mw-Params', JSON.stringify(req.params)); next() })
+    r.get('/mw/after', dump('mp-after-mw'))
+    return r
+  })())
+  app.use('/mp/:id/:extra', mp)
+  const mpp = lib.Router({ mergeParams: true })
+  mpp.param('id', (req: any, res: any, next: any, val: string) => { res.setHeader('X-Id', val); next() })
+  mpp.param('top', (req: any, res: any, next: any, val: string) => { res.setHeader('X-Top', val); next() })
+  mpp.get('/:id', dump('mpp'))
+  app.use('/mpp/:top', mpp)
+  const mreg = lib.Router({ mergeParams: true })
+  mreg.get(/^\/(\d+)$/, dump('mreg'))
+  mreg.get('/:"0"/x', dump('mreg-quoted'))
+  app.use(/^\/mreg\/(\d+)/, mreg)
+
   // sub-app
   const sub = lib()
   sub.get('/', dump('subapp-root'))
@@ -180,6 +209,20 @@ const cases: RawRequest[] = [
   { path: '/param/12' },
   { path: '/pair/1/2' },
   { path: '/badparam/1' },
+  { path: '/mp/1/2/9' },
+  { path: '/mp/1/2/opt' },
+  { path: '/mp/1/2/opt/x' },
+  { path: '/mp/1/2/static-leaf' },
+  { path: '/mp/1/2/re/5' },
+  { path: '/mp/1/2/q/zero' },
+  { path: '/mp/1/2/proto/x' },
+  { path: '/mp/1/2/wild/a/b%20c' },
+  { path: '/mp/1/2/deeper/e/leaf' },
+  { path: '/mp/1/2/deeper/e/mw/after' },
+  { path: '/mp/1/2/%E0%A4%A' },
+  { path: '/mpp/T/I' },
+  { path: '/mreg/7/8' },
+  { path: '/mreg/7/z/x' },
   { path: '/sub' },
   { path: '/sub/' },
   { path: '/sub/thing' },
