@@ -396,6 +396,10 @@ function step(d: Dispatch, err: any): void {
   let oi = index.otherFrom[idx]
   const other = index.other
   const method = req.method
+  // params that mergeParams copies at once need no null prototype; with no
+  // param trigger to run (they need the layer's own keys), the matcher merges
+  // them itself (nothing but matchers runs in the loop, so this holds for it)
+  const base = d.plainParams && !hasAny(d.paramCallbacks) ? d.parentParams : undefined
   let layer: Layer | undefined
   let found: MatchResult | null = null
 
@@ -426,10 +430,7 @@ function step(d: Dispatch, err: any): void {
     }
     let m: MatchResult | null
     try {
-      // params that mergeParams copies at once need no null prototype; with
-      // no param trigger to run (they need the layer's own keys), the matcher
-      // merges them itself
-      m = candidate.match(path, d.plainParams, d.plainParams && !hasAny(d.paramCallbacks) ? d.parentParams : undefined)
+      m = candidate.match(path, d.plainParams, base)
     } catch (e) {
       layerError = layerError || e
       continue

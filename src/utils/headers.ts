@@ -65,8 +65,6 @@ function newStore(): Record<string, [string, unknown]> {
   return store
 }
 
-
-
 /**
  * `res.setHeader(name, value)` for a header Switchyard built: `lower` is
  * `name.toLowerCase()`, and both name and value are known to be valid. Goes
@@ -92,21 +90,27 @@ export function putHeaderWith(res: any, set: (name: string, value: any) => unkno
 }
 
 /**
+ * Node's header store of `res` (null: no header set yet) when `method` is
+ * Node's own `native` and the store is trusted; undefined otherwise, and then
+ * the caller goes through `method`.
+ */
+function storeFor(res: any, method: unknown, native: unknown): Record<string, [string, unknown]> | null | undefined {
+  if (method !== native || storeKey === undefined) return undefined
+  const store = res[storeKey]
+  return store === null || typeof store === 'object' ? store : undefined
+}
+
+/**
  * `res.getHeader(name)`, read from Node's store under `lower` (the name
  * lower-cased) without Node's validation and lower-casing of the name;
  * through `res.getHeader(name)` whenever that is not Node's own (a
  * middleware's wrapper, HTTP/2) or the store is not trusted.
  */
 export function readHeader(res: any, name: string, lower: string): unknown {
-  if (res.getHeader === nativeGetHeader && storeKey !== undefined) {
-    const store = res[storeKey]
-    if (store === null) return undefined
-    if (typeof store === 'object') {
-      const entry = store[lower]
-      return entry && entry[1]
-    }
-  }
-  return res.getHeader(name)
+  const store = storeFor(res, res.getHeader, nativeGetHeader)
+  if (store === undefined) return res.getHeader(name)
+  const entry = store === null ? undefined : store[lower]
+  return entry && entry[1]
 }
 
 /** Is `res.getHeader` Node's own (so that skipping a call to it is unobservable)? */
@@ -116,12 +120,9 @@ export function nativeGetHeaderOf(res: any): boolean {
 
 /** `res.hasHeader(lower)` for a lower-case name, read as `readHeader` reads. */
 export function holdsHeader(res: any, lower: string): boolean {
-  if (res.hasHeader === nativeHasHeader && storeKey !== undefined) {
-    const store = res[storeKey]
-    if (store === null) return false
-    if (typeof store === 'object') return !!store[lower]
-  }
-  return res.hasHeader(lower)
+  const store = storeFor(res, res.hasHeader, nativeHasHeader)
+  if (store === undefined) return res.hasHeader(lower)
+  return store !== null && !!store[lower]
 }
 
 /** For tests: whether the direct store is in use; `use(false)` forces the setHeader fallback, `use(true)` looks again. */
