@@ -10,6 +10,7 @@
 // taken after `await fastify.ready()` so that plugins are loaded.
 import http from 'node:http'
 import { createRequire } from 'node:module'
+import v8 from 'node:v8'
 
 const require = createRequire(import.meta.url)
 const [, , file, impl] = process.argv
@@ -38,6 +39,7 @@ server.listen(0, '127.0.0.1', () => {
 //   "cpu" (or anything else): this process's CPU time, user + system, in µs;
 //   "rss": the resident set size in bytes;
 //   "heap": the V8 heap in use (heapUsed), in bytes;
+//   "young": the size V8 has reserved for its young generation (new_space), in bytes;
 //   "mem": process.memoryUsage() as JSON (after a full garbage collection
 //          when the process runs with --expose-gc, as bench/memory.mjs starts it).
 let pending = ''
@@ -52,6 +54,9 @@ process.stdin.on('data', (chunk) => {
     } else if (line === 'mem') {
       if (typeof globalThis.gc === 'function') globalThis.gc()
       process.stdout.write(JSON.stringify(process.memoryUsage()) + '\n')
+    } else if (line === 'young') {
+      const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')
+      process.stdout.write(String(young ? young.space_size : 0) + '\n')
     } else if (line === 'heap') {
       process.stdout.write(String(process.memoryUsage().heapUsed) + '\n')
     } else {
