@@ -1,5 +1,5 @@
 import parseUrl from 'parseurl'
-import { Layer, directHandler, forwardRejection, type Handler, type MatchResult } from './layer'
+import { Layer, directHandler, forwardRejection, kInternals, type Handler, type MatchResult } from './layer'
 import { from, indexOf, kState, lookUp, newState, stateOf, type RouterState } from './stack'
 import { Route, useArguments } from './route'
 import { methods } from './methods'
@@ -181,6 +181,10 @@ function sendOptions(res: any, allowed: string[], done: Next): void {
 }
 
 // ---- dispatch ----------------------------------------------------------------
+
+/** `Dispatch.lastUrl` before the first parse, and after one that gave no pathname: equal to no `req.url`. */
+const NOT_PARSED = Symbol('not parsed')
+
 // One Dispatch per pass of a request through a router: the state that Express
 // keeps in closures, in one object, plus the one `next` function handlers get.
 
@@ -209,6 +213,8 @@ class Dispatch {
   idx = 0
   removed = ''
   slashAdded = false
+  /** nothing for the next step to undo: `removed` is '', `slashAdded` false and `mountSaved` null */
+  clean = true
   sync = 0
   paramCalled: Record<string, ParamState> | undefined = undefined
   /** while tracing: the mount pattern to restore when the mounted layer passes on (null: nothing saved) */
@@ -222,7 +228,7 @@ class Dispatch {
    * URL meanwhile, the step parses again, and req._parsedUrl ends as
    * Express leaves it.
    */
-  lastUrl: unknown = undefined
+  lastUrl: unknown = NOT_PARSED
   lastPath: string | undefined = undefined
   lastParsed: unknown = undefined
 
@@ -297,18 +303,21 @@ function stepper(d: Dispatch): Next {
     // param triggers, so none of the search in `step` is needed. Taken only
     // when the last layer left nothing to undo and req.url is the one already
     // parsed (see Dispatch.lastUrl).
-    if (err === undefined && d.sync < 100 && d.removed.length === 0 && !d.slashAdded && d.mountSaved === null) {
+    if (err === undefined && d.clean && d.sync < 100) {
       const i = d.idx
       const stack = d.stack
       if (i < stack.length) {
         const layer = stack[i]
         const req = d.req
-        if (layer.slash === true && d.lastPath != null && sameParse(d, req) && layer instanceof Layer) {
+        // (a layer of the router's own has internals: anything else put into
+        // the stack goes through step)
+        const internals = layer[kInternals]
+        if (layer.slash === true && req.url === d.lastUrl && req._parsedUrl === d.lastParsed && internals !== undefined) {
           d.idx = i + 1
           d.sync++
           req.params = slashParams(d)
           // what layer.handleRequest does, without its frame
-          const fn = directHandler(layer)
+          const fn = directHandler(layer, internals)
           const next = d.next
           if (fn === undefined) {
             layer.handleRequest(req, d.res, next)
@@ -339,7 +348,11 @@ function step(d: Dispatch, err: any): void {
   let layerError = err === 'route' ? null : err
 
   if (d.slashAdded) {
-    req.url = req.url.slice(1)
+    // the '/' the mount put in front comes off again, unless the handler
+    // rewrote req.url under a mount path without a trailing slash: then the
+    // URL stays as it left it (router@2.3: a rewrite keeps its separator)
+    const url: string = req.url
+    if (url === '/' || url.startsWith('/?') || (url[0] === '/' && d.removed.endsWith('/'))) req.url = url.slice(1)
     d.slashAdded = false
   }
   if (d.removed.length !== 0) {
@@ -351,6 +364,7 @@ function step(d: Dispatch, err: any): void {
     req[kMountRoute] = d.mountSaved
     d.mountSaved = null
   }
+  d.clean = true
   if (layerError === 'router') {
     setImmediate(finish, d, null)
     return
@@ -375,6 +389,7 @@ function step(d: Dispatch, err: any): void {
     d.lastParsed = req._parsedUrl
   }
   if (path == null) {
+    d.lastUrl = NOT_PARSED
     finish(d, layerError)
     return
   }
@@ -505,6 +520,7 @@ function enter(d: Dispatch, layer: Layer, layerError: any, layerPath: string, pa
     }
     const protohost = d.protohost
     d.removed = layerPath
+    d.clean = false
     req.url = protohost + req.url.slice(protohost.length + layerPath.length)
     if (!protohost && req.url[0] !== '/') {
       req.url = '/' + req.url
@@ -518,6 +534,7 @@ function enter(d: Dispatch, layer: Layer, layerError: any, layerPath: string, pa
     // (a '/' middleware adds nothing to it)
     const saved: string = req[kMountRoute] ?? ''
     d.mountSaved = saved
+    d.clean = false
     req[kMountRoute] = joinPattern(saved, patternText(layer.rawPath))
   }
   if (layerError) layer.handleError(layerError, req, d.res, d.next)

@@ -173,18 +173,22 @@ export class Layer {
 }
 
 /**
- * The handler a request may call directly, with no tracing and no arity check
- * on the way: the layer's handler when it takes at most three arguments and
- * no one traces calls; otherwise undefined (then go through handleRequest).
+ * The handler of a layer whose internals are `internals`, when a request may
+ * call it directly, with no tracing and no arity check on the way: when it
+ * takes at most three arguments and no one traces calls; otherwise undefined
+ * (then go through `layer.handleRequest`).
  */
-export function directHandler(layer: Layer): Handler | undefined {
+export function directHandler(layer: Layer, internals: LayerInternals): Handler | undefined {
   const fn = layer.handle
-  return layerTracing || arityOf(layer, fn) > 3 ? undefined : fn
+  return layerTracing || arity(internals, fn) > 3 ? undefined : fn
 }
 
 /** `fn.length` for the layer's handler `fn`, read once per handler (see LayerInternals.arity). */
 function arityOf(layer: Layer, fn: Handler): number {
-  const internals = layer[kInternals]
+  return arity(layer[kInternals], fn)
+}
+
+function arity(internals: LayerInternals, fn: Handler): number {
   if (internals.fn === fn) return internals.arity
   internals.fn = fn
   return (internals.arity = fn.length)

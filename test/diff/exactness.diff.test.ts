@@ -350,6 +350,39 @@ describe('chains of middleware on / (the router\'s pass-through step)', () => {
   }
 })
 
+describe('a mounted middleware that puts the whole URL back before next()', () => {
+  // The pass-through step must still undo the mount (restore req.baseUrl, put
+  // the stripped path back in front of req.url, as router@2 does) even though
+  // req.url is again the URL the router last parsed; and under a mount path
+  // without a trailing slash, the rewritten URL keeps its leading '/'
+  // (router@2.3).
+  const build = (app: any, lib: Lib, record: (v: unknown) => void) => {
+    const seen = (tag: string) => (req: any, res: any, next: any) => {
+      record({ tag, url: req.url, baseUrl: req.baseUrl, originalUrl: req.originalUrl })
+      next()
+    }
+    app.use(seen('first'))
+    app.use('/api', (req: any, res: any, next: any) => {
+      // (req.originalUrl, not req.query: reading the query would parse the
+      // stripped URL, and the router would see a new parse)
+      if (!req.originalUrl.includes('keep')) req.url = req.baseUrl + req.url
+      next()
+    })
+    app.use(seen('after the mount'))
+    app.use(seen('and after it'))
+    app.use((req: any, res: any) => res.json({ url: req.url, baseUrl: req.baseUrl }))
+  }
+  // (with ?keep the mounted middleware leaves req.url alone: the '/' the
+  // mount added comes off again)
+  for (const path of ['/api/x?q=1', '/api', '/api/', '/api?keep=1', '/api/?keep=1', '/api/x?keep=1', '/other']) {
+    it(`records the same for ${path}`, async () => {
+      const r = await recorded(build, { method: 'GET', path })
+      expect(r.switchyard).toEqual(r.express)
+      expect(r.switchyard.records.length).toBe(3)
+    })
+  }
+})
+
 describe('params through mergeParams routers', () => {
   const build = (app: any, lib: Lib, record: (v: unknown) => void) => {
     const look = (tag: string) => (req: any, res: any, next: any) => {
