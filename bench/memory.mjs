@@ -21,9 +21,9 @@
 // after the last, are taken once the server has settled: the load stops, and
 // the runner waits until V8 has shrunk its young generation back to its
 // starting size (1 MiB on 64-bit Node 20: V8 does so in a full collection
-// once it has seen some ten seconds without allocation; the runner asks for
-// one every second; MEMORY_SETTLE_MS bounds the wait, default 60 s). What is then resident is
-// what the requests left behind. The steps in between run back to back and
+// once it has seen a few seconds without allocation, about 5 s here; the
+// runner asks for one every second; MEMORY_SETTLE_MS bounds the wait, default
+// 60 s). What is then resident is what the requests left behind. The steps in between run back to back and
 // are read right after each step, without settling, for information.
 // MEMORY_SETTLE_MS=0 reads every step right after it instead (the check then
 // fails for the young generation's growth alone, bare node:http included;
@@ -31,9 +31,10 @@
 //
 // Environment: MEMORY_NODE_FLAGS, MEMORY_REQUESTS (default 1000000), MEMORY_STEP (default 100000;
 // the reference point is after the first step), MEMORY_TOLERANCE (default
-// 0.10), MEMORY_SETTLE_MS (default 60000), MEMORY_YOUNG_FLOOR (bytes, default 1048576), BENCH_CONNECTIONS (default 50),
-// MEMORY_IMPL (default switchyard; any of the bench's servers), BENCH_PIN /
-// BENCH_CPU as for npm run bench.
+// 0.10), MEMORY_SETTLE_MS (default 60000), MEMORY_YOUNG_FLOOR (bytes,
+// default 1048576), BENCH_CONNECTIONS (default 50), MEMORY_IMPL (default
+// switchyard; any of the bench's servers), BENCH_PIN / BENCH_CPU as for npm
+// run bench.
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import autocannon from 'autocannon'
@@ -105,7 +106,7 @@ try {
     const r = await send(port, Math.min(step, total - sent))
     sent += r.sent
     seconds += r.seconds
-    // the first and the last step are read once the server has settled; the others under load
+    // the first and the last step are read once the server has settled; the others right after the step
     const compared = !reference || sent >= total
     if (compared && settleLimit > 0) {
       line(String(sent), await memory(child), '  (right after the step)')

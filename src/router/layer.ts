@@ -188,6 +188,7 @@ function arityOf(layer: Layer, fn: Handler): number {
   return arity(layer[kInternals], fn)
 }
 
+/** The same, from the layer's internals (the pass-through step has them in hand). */
 function arity(internals: LayerInternals, fn: Handler): number {
   if (internals.fn === fn) return internals.arity
   internals.fn = fn
