@@ -6,6 +6,7 @@
 // whether it has that app's prototypes, res.locals, whether the `next` it got
 // is req.next) and how it passes on (next, next('route'),
 // next('router'), an error, a throw, a rejected promise, next after a tick,
+// next after rewriting req.url (the mount path put back, or a prefix added),
 // an answer), and the own keys of req and res. Every other app is served
 // behind a wrapper function, so that its requests are swapped rather than
 // built with the app's prototypes. Each request's answer (the
@@ -36,7 +37,7 @@ export function generate(rng, depth = 0) {
       const options = { mergeParams: rng.next() < 0.5, caseSensitive: rng.next() < 0.2, strict: rng.next() < 0.2 }
       items.push({ kind, path, options, children: generate(rng, depth + 1) })
     } else if (r < 0.55) {
-      items.push({ kind: 'use', path: rng.next() < 0.5 ? undefined : rng.pick(PATTERNS), act: rng.pick(['next', 'next', 'next', 'router', 'error', 'throw', 'later', 'reject']) })
+      items.push({ kind: 'use', path: rng.next() < 0.5 ? undefined : rng.pick(PATTERNS), act: rng.pick(['next', 'next', 'next', 'router', 'error', 'throw', 'later', 'reject', 'unmount', 'rewrite']) })
     } else if (r < 0.85) {
       items.push({ kind: 'route', method: rng.pick(['get', 'all', 'post']), path: rng.pick(PATTERNS), acts: [rng.pick(['next', 'route', 'end', 'next', 'async']), rng.pick(['end', 'next', 'async'])] })
     } else if (r < 0.93) {
@@ -99,6 +100,9 @@ export function build(lib, tree) {
           else if (item.act === 'error') next(new Error(tag))
           else if (item.act === 'later') setImmediate(next)
           else if (item.act === 'reject') return Promise.reject(new Error(tag))
+          // rewrites, then next(): the mount path put back in front, or a new prefix
+          else if (item.act === 'unmount') { req.url = req.baseUrl + req.url; next() }
+          else if (item.act === 'rewrite') { req.url = '/r' + req.url; next() }
           else throw new Error(tag)
         }
         if (item.path === undefined) target.use(fn)
