@@ -327,7 +327,11 @@ response.clearCookie = function clearCookie(name, options) {
 
 // ---- res.send and its steps -------------------------------------------
 
-type Chunk = string | Buffer | undefined
+/** A body on its way to `res.end`: a view other than a Buffer stays one where Express keeps it (see `send`). */
+type Chunk = string | Buffer | ArrayBufferView | undefined
+
+const nativeEnd = http.OutgoingMessage.prototype.end
+const nativeWriteHead = http.ServerResponse.prototype.writeHead
 
 /**
  * A string body gets `text/html` unless a string type is set (any other value
@@ -350,33 +354,21 @@ function stringType(res: Response): void {
   }
 }
 
-function viewToBuffer(view: ArrayBufferView): Buffer {
-  return Buffer.isBuffer(view) ? view : Buffer.from(view.buffer, view.byteOffset, view.byteLength)
-}
-
 /**
- * Content-Length (a string, as Express stores it) and, when the app has an
- * etag function, the ETag. Returns the body to write.
+ * Content-Length (a string, as Express stores it; `length` is the body's
+ * byte length) and, when the app has an etag function, the ETag. Returns the
+ * body to write.
  *
  * Express turns a string body into bytes whenever it makes an ETag or the
  * string has 1000 or more characters; Node then writes the head on its own,
- * in latin1. Switchyard keeps the string (Node then writes head and body in
- * one piece, UTF-8), and `writeBody` falls back to bytes only when the head
- * holds a byte that Express would send differently.
+ * in latin1. Switchyard keeps the string where nothing can tell (see
+ * `writeBody`).
  */
-function lengthAndEtag(res: Response, chunk: string | Buffer, etagFn: ETagFn | undefined): string | Buffer {
+function lengthAndEtag(res: Response, chunk: string | ArrayBufferView, length: number, etagFn: ETagFn | undefined): string | ArrayBufferView {
   let body = chunk
-  let length: number
-  if (typeof body === 'string') {
-    if (etagFn !== undefined && !isBuiltinETag(etagFn)) {
-      // a user's etag function gets the bytes, as in Express
-      body = Buffer.from(body, 'utf8')
-      length = body.length
-    } else {
-      length = Buffer.byteLength(body, 'utf8')
-    }
-  } else {
-    length = body.length
+  if (typeof body === 'string' && etagFn !== undefined && !isBuiltinETag(etagFn)) {
+    // a user's etag function gets the bytes, as in Express
+    body = Buffer.from(body, 'utf8')
   }
   if (!readHeader(res, 'Transfer-Encoding', 'transfer-encoding')) putHeader(res, 'Content-Length', 'content-length', String(length))
   if (etagFn !== undefined) {
@@ -384,7 +376,7 @@ function lengthAndEtag(res: Response, chunk: string | Buffer, etagFn: ETagFn | u
       // the built-in tag: W/"<hex length>-<base64>", always a valid value
       putHeader(res, 'ETag', 'etag', builtinStringTag(etagFn, body, length))
     } else {
-      const tag = etagFn(body, undefined)
+      const tag = etagFn(body as Buffer, undefined)
       if (tag) res.setHeader('ETag', tag)
     }
   }
@@ -409,20 +401,39 @@ function stripForStatus(res: Response, chunk: Chunk): Chunk {
 }
 
 /**
- * End the response with `chunk`. A string that Express would have sent as
- * bytes goes out as a string (one write) unless the head holds a non-ASCII
- * byte: Node would then encode the head as UTF-8 where Express's goes out as
- * latin1, so the body goes as bytes too. The head is built by `writeHead`
- * (what `end` would call anyway) and read from `_header`; where that field is
- * missing, the body always goes as bytes, which is what Express does.
+ * End the response with `chunk`, as `res.send` would in Express:
+ * `res.end(chunk, encoding)`, where `chunk` is a Buffer when Express makes
+ * one (`bytesInExpress`) and `encoding` is what Express passes ('utf8' for a
+ * string it keeps).
+ *
+ * Only a `res.end` of a middleware's own (a body logger, compression,
+ * express-session) can tell what it is called with, and while it runs it may
+ * still set headers: it gets exactly that. Node's own `end` only shows the
+ * bytes, so the string stays a string, and Node writes head and body in one
+ * piece instead of two (docs/design.md, Speed, items 4 and 28):
+ * - an ASCII body goes as latin1: the head then leaves in latin1 as Express's
+ *   does, and the body's bytes are the same in either encoding;
+ * - any other body goes as UTF-8 unless the head holds a byte above 0x7F
+ *   (Node would then send the head in UTF-8, where Express's goes in
+ *   latin1); the head is built by `writeHead` first, to see, when that is
+ *   Node's own and no Content-Disposition is set; otherwise as bytes.
  */
-function writeBody(res: Response, chunk: Chunk, bytesInExpress: boolean): void {
+function writeBody(res: Response, chunk: Chunk, bytesInExpress: boolean, ascii: boolean, encoding: BufferEncoding | undefined): void {
+  if (res.end !== nativeEnd) {
+    ;(res.end as (chunk: unknown, encoding: unknown) => void)(bytesInExpress && typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk, encoding)
+    return
+  }
   if (bytesInExpress && typeof chunk === 'string') {
-    if (holdsHeader(res, 'content-disposition')) {
-      // Node rewrites a Content-Disposition value when end() builds the head
-      // with a body length known (latin1 bytes read back as UTF-8, so 'é'
-      // becomes U+FFFD); building the head here first would skip that, so
-      // this body goes as bytes, through end(), exactly as Express sends it
+    if (ascii) {
+      res.end(chunk, 'latin1')
+      return
+    }
+    if (res.writeHead !== nativeWriteHead || holdsHeader(res, 'content-disposition')) {
+      // a wrapped writeHead (on-headers) runs inside end() in Express, after
+      // Node has noted the body's length; and Node rewrites a
+      // Content-Disposition value when end() builds the head with that length
+      // known (latin1 bytes read back as UTF-8): building the head here first
+      // would differ in both, so these go as bytes, through end()
       chunk = Buffer.from(chunk, 'utf8')
     } else {
       if (!res.headersSent) res.writeHead(res.statusCode)
@@ -460,7 +471,7 @@ response.send = function send(body) {
         break
       }
       if (ArrayBuffer.isView(body)) {
-        chunk = viewToBuffer(body)
+        chunk = body
         if (!this.getHeader('content-type')) this.setHeader('Content-Type', OCTET_STREAM)
         break
       }
@@ -472,14 +483,31 @@ response.send = function send(body) {
       throw new TypeError('res.send() cannot send a ' + typeof body)
   }
 
-  // would Express have turned the string into bytes? (see lengthAndEtag)
+  // would Express have turned the body into bytes? (see writeBody)
   let bytesInExpress = false
+  let ascii = false
   if (chunk !== undefined) {
     const etagFn = this.app.get('etag fn')
     const generate = typeof etagFn === 'function' && !readHeader(this, 'ETag', 'etag')
-    bytesInExpress = typeof chunk === 'string' && (generate || chunk.length >= 1000)
-    chunk = lengthAndEtag(this, chunk, generate ? etagFn : undefined)
+    let length: number
+    if (typeof chunk === 'string') {
+      bytesInExpress = generate || chunk.length >= 1000
+      length = Buffer.byteLength(chunk, 'utf8')
+      // a character above 0x7F takes two or more UTF-8 bytes
+      ascii = length === chunk.length
+    } else {
+      // a view other than a Buffer: Express copies it into one, element by
+      // element, when it makes a tag or its length (of elements) is not below
+      // 1000 (a Uint16Array's values cut to bytes; a DataView, which has no
+      // length, gives no bytes), and otherwise hands it to end() as it is
+      // (where Node takes only a Uint8Array)
+      if (!Buffer.isBuffer(chunk) && (generate || !((chunk as Uint8Array).length < 1000))) chunk = Buffer.from(chunk as Uint8Array)
+      length = chunk.byteLength
+    }
+    chunk = lengthAndEtag(this, chunk, length, generate ? etagFn : undefined)
   }
+  // what Express passes to end() with the body: 'utf8' for a string it keeps
+  const encoding: BufferEncoding | undefined = typeof body === 'string' && !bytesInExpress ? 'utf8' : undefined
   if (this.req.fresh) this.statusCode = 304
   const code = this.statusCode
   if (code === 204 || code === 304 || code === 205) {
@@ -488,7 +516,7 @@ response.send = function send(body) {
   }
 
   if (this.req.method === 'HEAD') this.end()
-  else writeBody(this, chunk, bytesInExpress)
+  else writeBody(this, chunk, bytesInExpress, ascii, encoding)
   return this
 }
 

@@ -33,6 +33,44 @@ function recordAsked(res: any): void {
   }
 }
 
+/**
+ * Wrap res.end as body-logging middleware does: what it is called with lands
+ * in an X-End header (set from inside the wrapper, so the head must not be
+ * built yet), and the body it logs with Buffer.concat in X-Logged.
+ */
+function recordEnd(res: any): void {
+  const end = res.end
+  res.end = function (this: any, chunk?: any, encoding?: any) {
+    const kind = chunk === undefined ? 'undefined' : `${typeof chunk}:${chunk?.constructor?.name}`
+    this.setHeader('X-End', `${kind}/${String(encoding)}/${arguments.length}`)
+    let logged: string
+    try {
+      logged = chunk === undefined ? '' : Buffer.concat([chunk]).toString('utf8')
+    } catch (err: any) {
+      logged = 'cannot log: ' + err.code
+    }
+    this.setHeader('X-Logged', encodeURIComponent(logged))
+    return end.apply(this, arguments)
+  }
+}
+
+/**
+ * Wrap res.writeHead as on-headers does, with a listener that puts a
+ * Content-Disposition holding a latin1 byte ahead of Content-Length. Node
+ * rewrites that value when it builds the head knowing the body's length from
+ * end() (or from a Content-Length line before it).
+ */
+function dispositionInWriteHead(res: any): void {
+  const writeHead = res.writeHead
+  res.writeHead = function (this: any, ...args: any[]) {
+    const length = this.getHeader('Content-Length')
+    this.removeHeader('Content-Length')
+    this.setHeader('Content-Disposition', 'attachment; filename="r\u00e9sum\u00e9.txt"')
+    if (length !== undefined) this.setHeader('Content-Length', length)
+    return writeHead.apply(this, args)
+  }
+}
+
 const HTML = { accept: 'text/html' }
 const TEXT = { accept: 'text/plain' }
 const JSON_ACCEPT = { accept: 'application/json' }
@@ -312,6 +350,32 @@ const cases: Case[] = [
   { name: 'json with Content-Type preset', handler: (req, res) => res.type('application/vnd.x+json').json({ a: 1 }) },
   { name: 'send through a getHeader wrapper sees the names Express asks for', handler: (req, res) => { recordAsked(res); res.send('body') } },
   { name: 'json through a getHeader wrapper sees the names Express asks for', handler: (req, res) => { recordAsked(res); res.json({ a: 1 }) } },
+  // what a middleware's own res.end is called with (Express: a Buffer wherever it made one, and the encoding it passes)
+  { name: 'send through a res.end wrapper: a string with an ETag', handler: (req, res) => { recordEnd(res); res.send('Hello') } },
+  { name: 'send through a res.end wrapper: a string, etag off', settings: { etag: false }, handler: (req, res) => { recordEnd(res); res.send('Hello') } },
+  { name: 'send through a res.end wrapper: 1000 characters, etag off', settings: { etag: false }, handler: (req, res) => { recordEnd(res); res.send('x'.repeat(1000)) } },
+  { name: 'send through a res.end wrapper: a non-ASCII string', handler: (req, res) => { recordEnd(res); res.send('h\u00e9llo \u2713') } },
+  { name: 'send through a res.end wrapper: json', handler: (req, res) => { recordEnd(res); res.json({ a: 1 }) } },
+  { name: 'send through a res.end wrapper: a Buffer', handler: (req, res) => { recordEnd(res); res.send(Buffer.from('bytes')) } },
+  { name: 'send through a res.end wrapper: a Uint8Array', handler: (req, res) => { recordEnd(res); res.send(new Uint8Array([65, 66])) } },
+  { name: 'send through a res.end wrapper: a Uint8Array, etag off', settings: { etag: false }, handler: (req, res) => { recordEnd(res); res.send(new Uint8Array([65, 66])) } },
+  { name: 'send through a res.end wrapper: null', handler: (req, res) => { recordEnd(res); res.send(null) } },
+  { name: 'send through a res.end wrapper: null, etag off', settings: { etag: false }, handler: (req, res) => { recordEnd(res); res.send(null) } },
+  { name: 'send through a res.end wrapper: no body', handler: (req, res) => { recordEnd(res); res.send() } },
+  { name: 'send through a res.end wrapper: 204', handler: (req, res) => { recordEnd(res); res.status(204).send('gone') } },
+  { name: 'send through a res.end wrapper: 204, etag off', settings: { etag: false }, handler: (req, res) => { recordEnd(res); res.status(204).send('gone') } },
+  { name: 'send through a res.end wrapper: a fresh request', request: { headers: { 'if-none-match': '*' } }, handler: (req, res) => { recordEnd(res); res.send('Hello') } },
+  { name: 'send through a res.end wrapper: HEAD', request: { method: 'HEAD' }, handler: (req, res) => { recordEnd(res); res.send('Hello') } },
+  { name: 'send through a res.end wrapper: sendStatus', handler: (req, res) => { recordEnd(res); res.sendStatus(404) } },
+  { name: 'send through a res.end wrapper: a user etag function', settings: { etag: (body: Buffer) => `"${body.length}"` }, handler: (req, res) => { recordEnd(res); res.send('Hello') } },
+  // a wrapped writeHead runs inside end(), after Node noted the body's length
+  { name: 'send through a writeHead wrapper that sets a Content-Disposition', handler: (req, res) => { dispositionInWriteHead(res); res.send('Hello') } },
+  { name: 'send a non-ASCII string through a writeHead wrapper that sets a Content-Disposition', handler: (req, res) => { dispositionInWriteHead(res); res.send('h\u00e9llo') } },
+  // views other than Buffers, as Express hands them on
+  { name: 'send a Uint16Array (copied element by element with an ETag)', handler: (req, res) => res.send(new Uint16Array([0x4142, 0x4344])) },
+  { name: 'send a Uint16Array, etag off (Node refuses it)', settings: { etag: false }, handler: (req, res) => res.send(new Uint16Array([0x4142, 0x4344])) },
+  { name: 'send a DataView (no length: no bytes)', handler: (req, res) => res.send(new DataView(new Uint8Array([65, 66, 67]).buffer)) },
+  { name: 'send a Uint8Array of 1000 elements, etag off', settings: { etag: false }, handler: (req, res) => res.send(new Uint8Array(1000).fill(66)) },
 ]
 
 describe('response: switchyard vs express@5', () => {

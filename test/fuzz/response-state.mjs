@@ -25,7 +25,7 @@ const VALUES = ['text/plain', 'application/json; charset=utf-8', 'no-cache', '<h
 const TYPES = ['json', 'html', 'text/plain', 'png', 'application/octet-stream', 'unknownext', '.txt', 'text', 'bin']
 const BODIES = [
   'hello', '', '<p>\u00e9t\u00e9</p>', 'x'.repeat(1200), Buffer.from('bytes'), Buffer.alloc(0), { a: 1, b: [1, 2] }, [1, 'two'], null, undefined, true, false, 42,
-  { html: '<\u2028>' }, 'Hello World'
+  { html: '<\u2028>' }, 'Hello World', new Uint8Array([104, 105]), new Uint16Array([0x4142, 0x4344]), new DataView(new ArrayBuffer(2))
 ]
 const URLS = ['/next', 'http://example.com/a b', 'back', '//evil.example/', '/caf\u00e9?q=\u00e9', '/%zz', 'mailto:x@y']
 const RAW_TYPES = ['unknownext', 'text/plain', 'application/json', 'text/html; charset=latin1', 'image/svg+xml', '']
@@ -52,7 +52,8 @@ export function generate(rng) {
     else if (r < 0.84) calls.push(['location', rng.pick([...URLS, ''])])
     else if (r < 0.9) calls.push(['links', { next: '/n', last: '/l' }])
     else if (r < 0.96) calls.push(['attachment', rng.pick([undefined, 'report.pdf', 'r\u00e9sum\u00e9.txt', ''])])
-    else calls.push(['local', rng.pick(['name', 'site', 'title']), rng.pick(['Local', '<i>x</i>', 42])])
+    else if (r < 0.98) calls.push(['local', rng.pick(['name', 'site', 'title']), rng.pick(['Local', '<i>x</i>', 42])])
+    else calls.push([rng.pick(['wrapEnd', 'wrapWriteHead'])])
   }
   const r = rng.next()
   let end
@@ -84,10 +85,44 @@ export function generate(rng) {
   return { settings, calls, end, request: { method, path, headers } }
 }
 
+/** A body logger's res.end: what it is called with goes into headers, set from inside it. */
+function wrapEnd(res) {
+  const end = res.end
+  res.end = function (chunk, encoding) {
+    if (!this.headersSent) {
+      const kind = chunk === undefined || chunk === null ? String(chunk) : typeof chunk + ':' + (chunk.constructor && chunk.constructor.name)
+      this.setHeader('X-End', kind + '/' + String(encoding) + '/' + arguments.length)
+      let logged
+      try {
+        logged = typeof chunk === 'function' || chunk == null ? '' : Buffer.concat([chunk]).toString('base64')
+      } catch (err) {
+        logged = 'cannot log: ' + err.code
+      }
+      this.setHeader('X-Logged', logged)
+    }
+    return end.apply(this, arguments)
+  }
+}
+
+/** An on-headers listener's writeHead: sets a header, and a Content-Disposition with a latin1 byte ahead of Content-Length. */
+function wrapWriteHead(res) {
+  const writeHead = res.writeHead
+  res.writeHead = function (...args) {
+    const length = this.getHeader('Content-Length')
+    this.removeHeader('Content-Length')
+    this.setHeader('X-Head', String(this.statusCode))
+    this.setHeader('Content-Disposition', 'inline; filename="r\u00e9sum\u00e9.txt"')
+    if (length !== undefined) this.setHeader('Content-Length', length)
+    return writeHead.apply(this, args)
+  }
+}
+
 function handler(c) {
   return (req, res) => {
     for (const [name, ...args] of c.calls) {
       if (name === 'local') res.locals[args[0]] = args[1]
+      else if (name === 'wrapEnd') wrapEnd(res)
+      else if (name === 'wrapWriteHead') wrapWriteHead(res)
       else res[name](...args)
     }
     const [name, ...args] = c.end
