@@ -428,12 +428,13 @@ function writeBody(res: Response, chunk: Chunk, bytesInExpress: boolean, ascii: 
       res.end(chunk, 'latin1')
       return
     }
-    if (res.writeHead !== nativeWriteHead || holdsHeader(res, 'content-disposition')) {
+    if (res.writeHead !== nativeWriteHead || holdsHeader(res, 'content-disposition') !== false) {
       // a wrapped writeHead (on-headers) runs inside end() in Express, after
       // Node has noted the body's length; and Node rewrites a
       // Content-Disposition value when end() builds the head with that length
       // known (latin1 bytes read back as UTF-8): building the head here first
-      // would differ in both, so these go as bytes, through end()
+      // would differ in both, so these go as bytes, through end() (and so do
+      // they when the header cannot be looked for unseen: Express never asks)
       chunk = Buffer.from(chunk, 'utf8')
     } else {
       if (!res.headersSent) res.writeHead(res.statusCode)

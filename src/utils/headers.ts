@@ -118,10 +118,15 @@ export function nativeGetHeaderOf(res: any): boolean {
   return res.getHeader === nativeGetHeader
 }
 
-/** `res.hasHeader(lower)` for a lower-case name, read as `readHeader` reads. */
-export function holdsHeader(res: any, lower: string): boolean {
+/**
+ * Whether `res` holds the header `lower` (a lower-case name), read from
+ * Node's store; undefined when that cannot be done without a call that a
+ * middleware could see (`res.hasHeader` is not Node's own, or the store is
+ * not trusted). For checks Express does not make: it never asks.
+ */
+export function holdsHeader(res: any, lower: string): boolean | undefined {
   const store = storeFor(res, res.hasHeader, nativeHasHeader)
-  if (store === undefined) return res.hasHeader(lower)
+  if (store === undefined) return undefined
   return store !== null && !!store[lower]
 }
 

@@ -33,6 +33,19 @@ function recordAsked(res: any): void {
   }
 }
 
+/** Wrap res.hasHeader: each name asked before the head goes out lands in an X-Has header of the answer itself. */
+function recordHas(res: any): void {
+  const asked: string[] = []
+  const hasHeader = res.hasHeader
+  res.hasHeader = function (this: any, name: string) {
+    if (!this.headersSent) {
+      asked.push(name)
+      this.setHeader('X-Has', asked.join(','))
+    }
+    return hasHeader.call(this, name)
+  }
+}
+
 /**
  * Wrap res.end as body-logging middleware does: what it is called with lands
  * in an X-End header (set from inside the wrapper, so the head must not be
@@ -371,6 +384,7 @@ const cases: Case[] = [
   // a wrapped writeHead runs inside end(), after Node noted the body's length
   { name: 'send through a writeHead wrapper that sets a Content-Disposition', handler: (req, res) => { dispositionInWriteHead(res); res.send('Hello') } },
   { name: 'send a non-ASCII string through a writeHead wrapper that sets a Content-Disposition', handler: (req, res) => { dispositionInWriteHead(res); res.send('h\u00e9llo') } },
+  { name: 'send a non-ASCII string through a hasHeader wrapper (Express asks nothing)', handler: (req, res) => { recordHas(res); res.send('h\u00e9llo') } },
   // views other than Buffers, as Express hands them on
   { name: 'send a Uint16Array (copied element by element with an ETag)', handler: (req, res) => res.send(new Uint16Array([0x4142, 0x4344])) },
   { name: 'send a Uint16Array, etag off (Node refuses it)', settings: { etag: false }, handler: (req, res) => res.send(new Uint16Array([0x4142, 0x4344])) },
