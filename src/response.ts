@@ -223,7 +223,7 @@ response.contentType = response.type
  * res.links({ next: '/page/3', prev: '/page/1' })
  */
 response.links = function links(links) {
-  let link: any = this.getHeader('link') || ''
+  let link: any = this.getHeader('Link') || ''
   if (link) link += ', '
   const entries: string[] = []
   for (const rel of Object.keys(links)) {
@@ -280,7 +280,7 @@ response.redirect = function redirect(this: Response, statusOrUrl: any, url?: an
     address = url
   }
   this.location(address)
-  const body = redirectBody(this, status, this.getHeader('location') as string)
+  const body = redirectBody(this, status, this.getHeader('Location') as string)
   this.status(status)
   this.setHeader('Content-Length', String(Buffer.byteLength(body)))
   if (this.req.method === 'HEAD') this.end()
@@ -473,7 +473,7 @@ response.send = function send(body) {
       }
       if (ArrayBuffer.isView(body)) {
         chunk = body
-        if (!this.getHeader('content-type')) this.setHeader('Content-Type', OCTET_STREAM)
+        if (!this.getHeader('Content-Type')) this.setHeader('Content-Type', OCTET_STREAM)
         break
       }
       return this.json(body)
@@ -550,7 +550,7 @@ response.jsonp = function jsonp(body) {
   let text = stringifyJson(body, app.get('json replacer'), app.get('json spaces'), app.get('json escape'))
   let callback = this.req.query[app.get('jsonp callback name')]
 
-  if (!this.getHeader('content-type')) {
+  if (!this.getHeader('Content-Type')) {
     this.setHeader('X-Content-Type-Options', 'nosniff')
     this.setHeader('Content-Type', JSON_UTF8)
   }

@@ -363,6 +363,10 @@ const cases: Case[] = [
   { name: 'json with Content-Type preset', handler: (req, res) => res.type('application/vnd.x+json').json({ a: 1 }) },
   { name: 'send through a getHeader wrapper sees the names Express asks for', handler: (req, res) => { recordAsked(res); res.send('body') } },
   { name: 'json through a getHeader wrapper sees the names Express asks for', handler: (req, res) => { recordAsked(res); res.json({ a: 1 }) } },
+  { name: 'send a Buffer through a getHeader wrapper sees the names Express asks for', handler: (req, res) => { recordAsked(res); res.send(Buffer.from('b')) } },
+  { name: 'jsonp through a getHeader wrapper sees the names Express asks for', handler: (req, res) => { recordAsked(res); res.jsonp({ a: 1 }) } },
+  { name: 'redirect through a getHeader wrapper sees the names Express asks for', handler: (req, res) => { recordAsked(res); res.redirect('/there') } },
+  { name: 'links through a getHeader wrapper sees the names Express asks for', handler: (req, res) => { recordAsked(res); res.links({ next: '/n' }).end() } },
   // what a middleware's own res.end is called with (Express: a Buffer wherever it made one, and the encoding it passes)
   { name: 'send through a res.end wrapper: a string with an ETag', handler: (req, res) => { recordEnd(res); res.send('Hello') } },
   { name: 'send through a res.end wrapper: a string, etag off', settings: { etag: false }, handler: (req, res) => { recordEnd(res); res.send('Hello') } },
