@@ -20,30 +20,27 @@ interface Case {
   setup?: (app: any) => void
 }
 
-/** Wrap res.getHeader: each name asked before the head goes out lands in an X-Asked header of the answer itself. */
-function recordAsked(res: any): void {
+/** Wrap a header method of res (getHeader, hasHeader): each name asked before the head goes out lands in a header of the answer itself. */
+function recordNames(res: any, method: 'getHeader' | 'hasHeader', header: string): void {
   const asked: string[] = []
-  const getHeader = res.getHeader
-  res.getHeader = function (this: any, name: string) {
+  const original = res[method]
+  res[method] = function (this: any, name: string) {
     if (!this.headersSent) {
       asked.push(name)
-      this.setHeader('X-Asked', asked.join(','))
+      this.setHeader(header, asked.join(','))
     }
-    return getHeader.call(this, name)
+    return original.call(this, name)
   }
 }
 
-/** Wrap res.hasHeader: each name asked before the head goes out lands in an X-Has header of the answer itself. */
+/** The names a wrapped res.getHeader is asked for, in X-Asked. */
+function recordAsked(res: any): void {
+  recordNames(res, 'getHeader', 'X-Asked')
+}
+
+/** The names a wrapped res.hasHeader is asked for, in X-Has. */
 function recordHas(res: any): void {
-  const asked: string[] = []
-  const hasHeader = res.hasHeader
-  res.hasHeader = function (this: any, name: string) {
-    if (!this.headersSent) {
-      asked.push(name)
-      this.setHeader('X-Has', asked.join(','))
-    }
-    return hasHeader.call(this, name)
-  }
+  recordNames(res, 'hasHeader', 'X-Has')
 }
 
 /**
