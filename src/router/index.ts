@@ -1,5 +1,5 @@
 import parseUrl from 'parseurl'
-import { Layer, directHandler, forwardRejection, kInternals, type Handler, type MatchResult } from './layer'
+import { Layer, directHandler, forwardRejection, kInternals, matchLayer, type Handler, type MatchResult } from './layer'
 import { from, indexOf, kState, lookUp, newState, stateOf, type RouterState } from './stack'
 import { Route, useArguments } from './route'
 import { methods } from './methods'
@@ -21,6 +21,16 @@ export interface RouterOptions {
   mergeParams?: boolean
   /** '/foo' and '/foo/' differ (default false) */
   strict?: boolean
+}
+
+/** One entry of `router.listRoutes()`. */
+export interface RouteListing {
+  /** the registered path (each of an array's paths gets an entry) */
+  path: string | RegExp
+  /** a route's methods, upper case ('*' for `.all()`); undefined for a mounted router */
+  methods: string[] | undefined
+  /** the mounted router, for `.use(path, router)` */
+  router: Router | undefined
 }
 
 /**
@@ -45,6 +55,7 @@ export interface Router {
   route(path: unknown): Route
   param(name: string, fn: ParamCallback): this
   all(path: unknown, ...handlers: unknown[]): this
+  listRoutes(): RouteListing[]
   [method: string]: any
 }
 
@@ -116,6 +127,37 @@ proto.route = function route(path: unknown) {
   layer.route = route
   pushLayer(this, layer)
   return route
+}
+
+/**
+ * The routes and mounted routers registered on this router, as router@2.3
+ * lists them: one `{ path, methods, router }` per registered path, in stack
+ * order. `methods` are a route's methods in the order first registered
+ * (`'*'` for `.all()`, HEAD added after GET unless registered); `router` is
+ * the router mounted by `.use(path, router)` (then `methods` is undefined),
+ * to recurse into. Plain middleware and mounted apps are not listed.
+ *
+ * @example
+ * app.get('/users', list)
+ * app.use('/admin', adminRouter)
+ * app.router.listRoutes()
+ * // [{ path: '/users', methods: ['GET', 'HEAD'], router: undefined },
+ * //  { path: '/admin', methods: undefined, router: adminRouter }]
+ */
+proto.listRoutes = function listRoutes(): RouteListing[] {
+  const routes: RouteListing[] = []
+  for (const layer of this.stack) {
+    const route = layer.route
+    const router = !route && Array.isArray((layer.handle as any).stack) ? layer.handle as unknown as Router : undefined
+    if (!route && !router) continue
+    const methods = route ? route._methods(true) : undefined
+    if (Array.isArray(layer.rawPath)) {
+      for (const path of layer.rawPath) routes.push({ path, methods: methods && methods.slice(), router })
+    } else {
+      routes.push({ path: layer.rawPath as string | RegExp, methods, router })
+    }
+  }
+  return routes
 }
 
 for (const method of [...methods, 'all']) {
@@ -446,7 +488,7 @@ function step(d: Dispatch, err: any): void {
     }
     let m: MatchResult | null
     try {
-      m = candidate.match(path, d.plainParams, base)
+      m = matchLayer(candidate, path, d.plainParams, base)
     } catch (e) {
       layerError = layerError || e
       continue

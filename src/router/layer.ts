@@ -15,6 +15,15 @@ export interface MatchResult {
   merged: boolean
 }
 
+/** What `layer.match(path)` returns for a matching path (router@2.3's shape). */
+export interface LayerMatch {
+  params: Record<string, any>
+  path: string
+  keys: string[]
+  /** the registered path that matched (one of them, for an array of paths) */
+  pattern: unknown
+}
+
 /** Options a Layer compiles its matcher with. */
 export interface LayerOptions {
   sensitive?: boolean
@@ -118,17 +127,21 @@ export class Layer {
   }
 
   /**
-   * Match `path` against this layer. Returns the match, or null. Throws (with
-   * `status` 400) when a captured parameter is not valid percent-encoding.
+   * Match `path` against this layer, as router@2.3's `layer.match` does:
+   * `{ params, path, keys, pattern }` (the captured parameters, the matched
+   * part of the path, the parameter names, and the registered path that
+   * matched), or false. Throws (with `status` 400) when a captured parameter
+   * is not valid percent-encoding. Nothing is stored on the layer.
    */
-  match(path: string, plain?: boolean, base?: Record<string, any>): MatchResult | null {
-    if (this.slash) return { path: '', params: {}, merged: false }
+  match(path: string): LayerMatch | false {
+    if (path == null) return false
+    if (this.slash) return { params: {}, path: '', keys: [], pattern: this.rawPath }
     const matchers = this.matchers
     for (let i = 0; i < matchers.length; i++) {
-      const m = matchers[i](path, plain, base)
-      if (m) return m
+      const m = matchers[i](path)
+      if (m) return { params: m.params, path: m.path, keys: Object.keys(m.params), pattern: Array.isArray(this.rawPath) ? this.rawPath[i] : this.rawPath }
     }
-    return null
+    return false
   }
 
   /**
@@ -171,6 +184,32 @@ export class Layer {
     }
   }
 }
+
+/**
+ * The router's own match of a candidate layer (see Matcher for `plain` and
+ * `base`): the match, or null. A layer whose `match` was replaced (a tool
+ * tracing matches) and anything else put into a stack are asked through
+ * their own `match(path)`, as router@2.3 asks every layer: router@2.3's
+ * answer (an object with `params` and `path`, or false) or router@2.2's
+ * (true, with `params` and `path` left on the layer).
+ */
+export function matchLayer(layer: Layer, path: string, plain?: boolean, base?: Record<string, any>): MatchResult | null {
+  if (layer[kInternals] === undefined || layer.match !== ownMatch) {
+    const m: any = (layer as any).match(path)
+    if (!m) return null
+    const found = m === true ? layer as any : m
+    return { path: found.path, params: found.params, merged: false }
+  }
+  if (layer.slash) return { path: '', params: {}, merged: false }
+  const matchers = layer.matchers
+  for (let i = 0; i < matchers.length; i++) {
+    const m = matchers[i](path, plain, base)
+    if (m) return m
+  }
+  return null
+}
+
+const ownMatch = Layer.prototype.match
 
 /**
  * The handler of a layer whose internals are `internals`, when a request may

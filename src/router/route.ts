@@ -74,11 +74,18 @@ export class Route {
     return Boolean(this.methods[name])
   }
 
-  /** The upper-case methods this route answers (HEAD added when GET is there). */
-  _methods(): string[] {
-    const list = Object.keys(this.methods)
-    if (this.methods.get && !this.methods.head) list.push('head')
-    for (let i = 0; i < list.length; i++) list[i] = list[i].toUpperCase()
+  /**
+   * The upper-case methods this route answers, in the order they were first
+   * registered, HEAD added when GET is there. `.all()` handlers count only
+   * with `includeAll`, as `'*'` (router@2.3).
+   */
+  _methods(includeAll?: boolean): string[] {
+    const list: string[] = []
+    for (const method of Object.keys(this.methods)) {
+      if (method !== '_all') list.push(method.toUpperCase())
+      else if (includeAll) list.push('*')
+    }
+    if (this.methods.get && !this.methods.head) list.push('HEAD')
     return list
   }
 

@@ -48,6 +48,7 @@ export type {
   IRouterMatcher,
   IRouterUseHandler,
   RouteConstructor,
+  RouteListing,
   RouteParams,
   Router,
   RouterConstructor,

@@ -218,7 +218,26 @@ export interface IRouter<Merge extends boolean = false> {
  * A router: a middleware with its own routing methods (`fw.Router()`).
  * A router made with `mergeParams: true` is a `Router<true>`: its `req.params` stay a dictionary.
  */
-export interface Router<Merge extends boolean = false> extends IRouter<Merge> {}
+export interface Router<Merge extends boolean = false> extends IRouter<Merge> {
+  /**
+   * The routes and mounted routers registered on this router (router@2.3):
+   * one `{ path, methods, router }` per registered path, in stack order.
+   *
+   * @example
+   * app.router.listRoutes() // [{ path: '/users', methods: ['GET', 'HEAD'], router: undefined }]
+   */
+  listRoutes(): RouteListing[]
+}
+
+/** One entry of `router.listRoutes()`. */
+export interface RouteListing {
+  /** The registered path (each path of an array gets an entry). */
+  path: string | RegExp
+  /** A route's methods, upper case, in the order first registered: `'*'` for `.all()`, HEAD added after GET. Undefined for a mounted router. */
+  methods: string[] | undefined
+  /** The router mounted by `.use(path, router)`, to recurse into. */
+  router: Router<boolean> | undefined
+}
 
 /** `fw.Router`: callable with or without `new`. */
 export interface RouterConstructor {

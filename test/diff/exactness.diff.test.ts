@@ -291,6 +291,85 @@ describe('what tools read from the router stack', () => {
   })
 })
 
+describe('router@2.3 introspection: listRoutes, layer.match, route._methods', () => {
+  /** A listing with the routers replaced by their own listings, recursively, and regexps as text. */
+  function listing(router: any): unknown {
+    return router.listRoutes().map((r: any) => ({
+      path: r.path instanceof RegExp ? String(r.path) : r.path,
+      methods: r.methods,
+      router: r.router === undefined ? undefined : listing(r.router)
+    }))
+  }
+  function build(lib: Lib) {
+    const app = sampleApp(lib)
+    app.route('/chain').all((req: any, res: any, next: any) => next()).post((req: any, res: any) => res.end()).get((req: any, res: any) => res.end())
+    app.head('/only-head', (req: any, res: any) => res.end())
+    app.get('/get-and-head', (req: any, res: any) => res.end())
+    app.head('/get-and-head', (req: any, res: any) => res.end())
+    app.use(['/m1', '/m2'], lib.Router().get('/x', (req: any, res: any) => res.end()))
+    return app
+  }
+
+  it('app.router.listRoutes() lists the same routes and routers, recursively', () => {
+    const ours = listing(build(fw).router)
+    const theirs = listing(build(express).router)
+    expect(ours).toEqual(theirs)
+    expect(JSON.stringify(ours)).toContain('"*"')
+  })
+
+  it('a mounted router is the router itself, each path of an array its own entry with its own methods array', () => {
+    for (const lib of [fw, express] as Lib[]) {
+      const app = lib()
+      const inner = lib.Router()
+      app.use('/in', inner)
+      app.get(['/a', '/b'], (req: any, res: any) => res.end())
+      const list = app.router.listRoutes()
+      expect(list[0].router).toBe(inner)
+      expect(list[1].methods).toEqual(list[2].methods)
+      expect(list[1].methods).not.toBe(list[2].methods)
+    }
+  })
+
+  it('route._methods(), with and without the .all() wildcard', () => {
+    for (const includeAll of [undefined, true]) {
+      const ours = build(fw).router.stack.filter((l: any) => l.route).map((l: any) => l.route._methods(includeAll))
+      const theirs = build(express).router.stack.filter((l: any) => l.route).map((l: any) => l.route._methods(includeAll))
+      expect(ours).toEqual(theirs)
+    }
+  })
+
+  it('layer.match(path) gives router@2.3\'s answer', () => {
+    const ours = build(fw).router.stack
+    const theirs = build(express).router.stack
+    const paths = ['/', '/books', '/books/', '/re12', '/a', '/b/7', '/b/%41', '/api/v1/users/3', '/admin/status', '/chain', '/m2/x', '/nothing', undefined as any]
+    expect(ours.length).toBe(theirs.length)
+    for (let i = 0; i < ours.length; i++) {
+      for (const p of paths) {
+        const a = ours[i].match(p)
+        const b = theirs[i].match(p)
+        const plain = (m: any) => m && { ...m, params: { ...m.params }, pattern: m.pattern instanceof RegExp ? String(m.pattern) : m.pattern }
+        expect(plain(a)).toEqual(plain(b))
+      }
+    }
+  })
+
+  it('a layer.match replaced by a tool is asked, and its answer used', async () => {
+    const r = await recorded((app, lib, record) => {
+      app.get('/u/:id', (req: any, res: any) => res.send(req.params.id))
+      const layer = app.router.stack[app.router.stack.length - 1]
+      const match = layer.match
+      layer.match = function (this: any, path: string) {
+        record(path)
+        const m = match.call(this, path)
+        if (m) m.params.id = m.params.id + '!'
+        return m
+      }
+    }, { path: '/u/7' })
+    expect(r.switchyard).toEqual(r.express)
+    expect((r.express.answer as any).body).toBe('7!')
+  })
+})
+
 function normaliseMatch(results: any[]): unknown {
   return results.map((m) => (m ? { path: m.path, params: { ...m.params } } : false))
 }

@@ -16,6 +16,7 @@ import fw, {
   type BodyParserError,
   type BodyParserErrorType,
   type CookieOptions,
+  type RouteListing,
   type Errback,
   type ErrorRequestHandler,
   type Express,
@@ -189,5 +190,20 @@ describe('static and files', () => {
   test('StrictRequest', () => {
     expectTypeOf<StrictRequest['body']>().toBeUnknown()
     expectTypeOf<StrictRequest<{ id: string }, any, { n: number }>['body']>().toEqualTypeOf<{ n: number }>()
+  })
+})
+
+describe('router@2.3 introspection', () => {
+  test('router.listRoutes(), on a router and on app.router', () => {
+    const app = fw()
+    const admin = Router()
+    app.use('/admin', admin)
+    const list = app.router.listRoutes()
+    expectTypeOf(list).toEqualTypeOf<RouteListing[]>()
+    expectTypeOf(list[0].path).toEqualTypeOf<string | RegExp>()
+    expectTypeOf(list[0].methods).toEqualTypeOf<string[] | undefined>()
+    expectTypeOf(admin.listRoutes()[0].router?.listRoutes).toEqualTypeOf<(() => RouteListing[]) | undefined>()
+    // @ts-expect-error express@5.3 has no app.listRoutes: it is the router's
+    app.listRoutes()
   })
 })
