@@ -234,6 +234,9 @@ function arity(internals: LayerInternals, fn: Handler): number {
   return (internals.arity = fn.length)
 }
 
+/** What a handler's promise resolves to is not used. */
+function ignore(): void {}
+
 /** Is `value` a promise? Any thenable counts, as in router@2. */
 export function isThenable(value: any): value is PromiseLike<unknown> {
   return value !== undefined && value !== null && typeof value.then === 'function'
@@ -246,7 +249,10 @@ export function rejectionError(reason: unknown): unknown {
 
 /** When a handler returned a promise, send its rejection to `next`. */
 export function forwardRejection(ret: unknown, next: (err?: any) => void): void {
-  if (isThenable(ret)) ret.then(null, (reason: unknown) => next(rejectionError(reason)))
+  // a function, not null, for the fulfilment: some thenables call it without
+  // checking (router@2.3); a `then` that throws is caught by the caller and
+  // goes to next, as a rejection would
+  if (isThenable(ret)) ret.then(ignore, (reason: unknown) => next(rejectionError(reason)))
 }
 
 function compile(path: unknown, literal: string | undefined, sensitive: boolean, strict: boolean, end: boolean): Matcher {

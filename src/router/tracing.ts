@@ -143,17 +143,22 @@ export function traceCall(layer: Layer, kind: LayerKind, req: any, res: any, err
     return
   }
   if (isThenable(ret)) {
-    ret.then((value) => {
-      ctx.result = value
-      layerChannel.asyncStart.publish(ctx)
-      layerChannel.asyncEnd.publish(ctx)
-    }, (reason) => {
-      const e = rejectionError(reason)
+    const rejected = (e: unknown) => {
       ctx.error = e
       layerChannel.error.publish(ctx)
       layerChannel.asyncStart.publish(ctx)
       layerChannel.asyncEnd.publish(ctx)
       next(e)
-    })
+    }
+    try {
+      ret.then((value) => {
+        ctx.result = value
+        layerChannel.asyncStart.publish(ctx)
+        layerChannel.asyncEnd.publish(ctx)
+      }, (reason) => rejected(rejectionError(reason)))
+    } catch (e) {
+      // a `then` that throws is a rejection, passed on as it is (as untraced)
+      rejected(e)
+    }
   }
 }

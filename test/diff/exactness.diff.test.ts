@@ -63,6 +63,39 @@ describe('a handler whose promise rejects with a falsy value', () => {
   }
 })
 
+describe('a handler returning a thenable that calls its callbacks without checking them', () => {
+  /** A thenable that calls the fulfilment callback whatever it was given, then `after`. */
+  const sloppy = (after: () => void) => ({ then(onFulfilled: any) { onFulfilled('value'); after() } })
+  const throwing = () => ({ then() { throw new Error('then threw') } })
+  const cases: Array<[string, (app: any) => void]> = [
+    ['middleware', (app) => {
+      app.use((req: any, res: any, next: any) => sloppy(next))
+      app.get('/', (req: any, res: any) => res.send('reached'))
+    }],
+    ['route handler', (app) => {
+      app.get('/', (req: any, res: any, next: any) => sloppy(next), (req: any, res: any) => res.send('reached'))
+    }],
+    ['error handler', (app) => {
+      app.get('/', () => { throw new Error('first') })
+      app.use((err: any, req: any, res: any, next: any) => sloppy(() => next(err)))
+    }],
+    ['param callback', (app) => {
+      app.param('id', (req: any, res: any, next: any) => sloppy(next))
+      app.get('/:id', (req: any, res: any) => res.send('reached ' + req.params.id))
+    }],
+    ['a then that throws, in a middleware', (app) => {
+      app.use(() => throwing())
+      app.get('/', (req: any, res: any) => res.send('reached'))
+    }]
+  ]
+  for (const [name, build] of cases) {
+    it(name, async () => {
+      const r = await both((app) => { build(app); app.use(reportErrors) }, { path: name === 'param callback' ? '/7' : '/' })
+      expect(r.switchyard).toEqual(r.express)
+    })
+  }
+})
+
 describe('Router.Route', () => {
   it('is the Route class: req.route instanceof Router.Route, and fw.Route is the same class', async () => {
     const r = await recorded((app, lib, record) => {
