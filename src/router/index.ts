@@ -1,9 +1,9 @@
 import parseUrl from 'parseurl'
-import { Layer, directHandler, forwardRejection, kInternals, matchLayer, type Handler, type MatchResult } from './layer'
+import { Layer, directHandler, forwardRejection, kInternals, matchLayer, matchedPattern, type Handler, type MatchResult } from './layer'
 import { from, indexOf, kState, lookUp, newState, stateOf, type RouterState } from './stack'
 import { Route, useArguments } from './route'
 import { methods } from './methods'
-import { anyTracing, joinPattern, kMountRoute, patternText, refreshTracing } from './tracing'
+import { anyTracing, joinPattern, kMatchedRoute, kMountRoute, patternText, recordError, refreshTracing, requestTracing, traceParamCall, type RequestContext } from './tracing'
 
 export { Route }
 
@@ -249,6 +249,8 @@ class Dispatch {
   readonly plainParams: boolean
   readonly parentUrl: string
   readonly parentNext: any
+  /** req's router@2.3 matched pattern when the pass started (restored with baseUrl, next and params) */
+  readonly parentMatched: unknown
   /** the methods seen on matching routes, for an automatic OPTIONS answer */
   readonly allowed: string[] | undefined
   readonly next: Next
@@ -290,6 +292,7 @@ class Dispatch {
     this.plainParams = this.mergeParams && typeof req.params === 'object' && req.params !== null
     this.parentUrl = req.baseUrl || ''
     this.parentNext = req.next
+    this.parentMatched = req[kMatchedRoute]
     this.allowed = req.method === 'OPTIONS' ? [] : undefined
     // an unnamed arrow (see stepper): the build adds no per-request naming call
     this.next = stepper(this)
@@ -314,20 +317,28 @@ proto.handle = function handle(req: any, res: any, callback: Next) {
 /** `router.handle` as this module defines it: app.handle dispatches directly only while a router's handle is still this one. */
 export const routerHandle = proto.handle
 
-/** The pass is over: restore what the router changed on req, answer OPTIONS, hand over. */
+/**
+ * The pass is over: answer OPTIONS, or restore what the router changed on req
+ * and hand over. (router@2.3 restores only on handing over: after an
+ * automatic OPTIONS answer, req keeps the last layer's baseUrl, next and
+ * params, unless sending it failed.)
+ */
 function finish(d: Dispatch, err: any): void {
+  if (d.allowed !== undefined && !err && d.allowed.length !== 0) {
+    sendOptions(d.res, d.allowed, (e?: any) => handOver(d, e))
+  } else {
+    handOver(d, err)
+  }
+}
+
+function handOver(d: Dispatch, err: any): void {
   const req = d.req
   req.baseUrl = d.parentUrl
   req.next = d.parentNext
   req.params = d.parentParams
-  const handOver = d.callback
-  if (d.allowed !== undefined && !err && d.allowed.length !== 0) {
-    sendOptions(d.res, d.allowed, handOver ?? ((e?: any) => d.final!(req, d.res, e)))
-  } else if (handOver !== undefined) {
-    handOver(err)
-  } else {
-    d.final!(req, d.res, err)
-  }
+  req[kMatchedRoute] = d.parentMatched
+  if (d.callback !== undefined) d.callback(err)
+  else d.final!(req, d.res, err)
 }
 
 /**
@@ -358,6 +369,7 @@ function stepper(d: Dispatch): Next {
         if (layer.slash === true && req.url === d.lastUrl && req._parsedUrl === d.lastParsed && internals !== undefined) {
           d.idx = i + 1
           d.sync++
+          req[kMatchedRoute] = '/'
           req.params = slashParams(d)
           // what layer.handleRequest does, without its frame
           const fn = directHandler(layer, internals)
@@ -388,6 +400,8 @@ function sameParse(d: Dispatch, req: any): boolean {
 /** Every other step: undo the last layer's URL changes, find the next matching layer, call it. */
 function step(d: Dispatch, err: any): void {
   const req = d.req
+  // an error that reaches a router is remembered as reported (router@2.3, with or without subscribers)
+  if (err) recordError(req, err)
   let layerError = err === 'route' ? null : err
 
   if (d.slashAdded) {
@@ -490,6 +504,8 @@ function step(d: Dispatch, err: any): void {
     try {
       m = matchLayer(candidate, path, d.plainParams, base)
     } catch (e) {
+      // a match that throws (a parameter that does not decode) is nobody's error to report
+      recordError(req, e)
       layerError = layerError || e
       continue
     }
@@ -516,6 +532,7 @@ function step(d: Dispatch, err: any): void {
 
   if (found === null) {
     // a '/' middleware: no parameters, so no param triggers
+    req[kMatchedRoute] = layer.rawPath
     req.params = slashParams(d)
     enter(d, layer, layerError, '', path)
     d.sync = 0
@@ -523,6 +540,7 @@ function step(d: Dispatch, err: any): void {
   }
   const route = layer.route
   if (route) req.route = route
+  req[kMatchedRoute] = matchedPattern
   req.params = d.mergeParams && !found.merged ? mergeParams(found.params, d.parentParams) : found.params
   const paramCallbacks = d.paramCallbacks
   const keys = paramCallbacksFor(paramCallbacks, found.params)
@@ -535,7 +553,7 @@ function step(d: Dispatch, err: any): void {
   }
   const matched = layer
   const layerPath = found.path
-  processParams(paramCallbacks, keys, (d.paramCalled ??= Object.create(null)), req, d.res, (perr?: any) => {
+  processParams(paramCallbacks, keys, (d.paramCalled ??= Object.create(null)), req, d.res, matched, (perr?: any) => {
     if (perr) d.next(layerError || perr)
     else if (route) matched.handleRequest(req, d.res, d.next)
     else enter(d, matched, layerError, layerPath, path)
@@ -614,7 +632,7 @@ function paramCallbacksFor(callbacks: Record<string, ParamCallback[]>, params: R
  * Run the param callbacks for the matched keys in order; each value once per
  * request (a later match with the same value reuses the first outcome).
  */
-function processParams(callbacks: Record<string, ParamCallback[]>, keys: string[], called: Record<string, ParamState>, req: any, res: any, done: Next): void {
+function processParams(callbacks: Record<string, ParamCallback[]>, keys: string[], called: Record<string, ParamState>, req: any, res: any, layer: Layer, done: Next): void {
   let i = 0
   let fnIndex = 0
   let key: string
@@ -648,6 +666,11 @@ function processParams(callbacks: Record<string, ParamCallback[]>, keys: string[
       return
     }
     if (!fn) return param()
+    if (requestTracing) {
+      const ctx: RequestContext = { req, res, layer, handler: fn, route: req[kMatchedRoute], param: key }
+      traceParamCall(fn, ctx, paramCallback, value, key)
+      return
+    }
     try {
       forwardRejection(fn(req, res, paramCallback, value, key), paramCallback)
     } catch (e) {

@@ -1,6 +1,6 @@
 import { parse as parsePattern, pathToRegexp } from 'path-to-regexp'
 import type { Route } from './route'
-import { layerTracing, traceCall } from './tracing'
+import { handlerTracing, traceHandler } from './tracing'
 
 /** Any request handler or error handler the router accepts. */
 export type Handler = (...args: any[]) => any
@@ -155,8 +155,8 @@ export class Layer {
       return
     }
     // traced only when someone listens; a route's dispatcher is not a handler of its own
-    if (layerTracing && this.route === undefined) {
-      traceCall(this, 'method' in this ? 'request handler' : 'middleware', req, res, undefined, next)
+    if (handlerTracing && this.route === undefined) {
+      traceHandler(this, 'method' in this ? 'request handler' : 'middleware', req, res, undefined, next)
       return
     }
     try {
@@ -173,8 +173,8 @@ export class Layer {
       next(err)
       return
     }
-    if (layerTracing) {
-      traceCall(this, 'error handler', req, res, err, next)
+    if (handlerTracing) {
+      traceHandler(this, 'error handler', req, res, err, next)
       return
     }
     try {
@@ -198,16 +198,32 @@ export function matchLayer(layer: Layer, path: string, plain?: boolean, base?: R
     const m: any = (layer as any).match(path)
     if (!m) return null
     const found = m === true ? layer as any : m
+    matchedPattern = m.pattern
     return { path: found.path, params: found.params, merged: false }
   }
-  if (layer.slash) return { path: '', params: {}, merged: false }
+  const raw = layer.rawPath
+  if (layer.slash) {
+    matchedPattern = raw
+    return { path: '', params: {}, merged: false }
+  }
   const matchers = layer.matchers
   for (let i = 0; i < matchers.length; i++) {
     const m = matchers[i](path, plain, base)
-    if (m) return m
+    if (m) {
+      matchedPattern = Array.isArray(raw) ? raw[i] : raw
+      return m
+    }
   }
   return null
 }
+
+/**
+ * The registered path the last successful `matchLayer` matched with
+ * (router@2.3's `match.pattern`: one of an array's paths), read by the
+ * router right after the match. A variable, not a field of the result, so
+ * that the matchers' results keep their shape.
+ */
+export let matchedPattern: unknown
 
 const ownMatch = Layer.prototype.match
 
@@ -219,7 +235,7 @@ const ownMatch = Layer.prototype.match
  */
 export function directHandler(layer: Layer, internals: LayerInternals): Handler | undefined {
   const fn = layer.handle
-  return layerTracing || arity(internals, fn) > 3 ? undefined : fn
+  return handlerTracing || arity(internals, fn) > 3 ? undefined : fn
 }
 
 /** `fn.length` for the layer's handler `fn`, read once per handler (see LayerInternals.arity). */

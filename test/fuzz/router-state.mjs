@@ -7,7 +7,9 @@
 // is req.next) and how it passes on (next, next('route'),
 // next('router'), an error, a throw, a rejected promise, next after a tick,
 // next after rewriting req.url (the mount path put back, or a prefix added),
-// an answer), and the own keys of req and res. Every other app is served
+// an answer), the own keys of req and res, and router@2.3's request state
+// (the symbols `router.tracing.matchedRoute` and
+// `router.tracing.publishedErrors`, with their values). Every other app is served
 // behind a wrapper function, so that its requests are swapped rather than
 // built with the app's prototypes. Each request's answer (the
 // status and the list of records) must be the same from both.
@@ -73,6 +75,11 @@ function record(req, tag, next) {
     // own keys, in order (a prototype swap must not change them)
     reqKeys: Object.keys(req).join(),
     resKeys: Object.keys(req.res).join(),
+    // router@2.3's request state: the last matched path, the errors reported
+    routerState: Object.getOwnPropertySymbols(req).filter((s) => String(s).startsWith('Symbol(router.tracing')).map((s) => {
+      const v = req[s]
+      return String(s) + '=' + (v instanceof Set ? [...v].map((e) => String(e && e.message)).join('|') : String(v))
+    }).join(),
     nextIsReqNext: next === undefined ? null : next === req.next
   })
 }
