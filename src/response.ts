@@ -447,6 +447,20 @@ function writeBody(res: Response, chunk: Chunk, bytesInExpress: boolean, ascii: 
 }
 
 /**
+ * A function, symbol or bigint body: Express passes it on to Buffer, which
+ * refuses it with its own TypeError; the same call here gives the same error
+ * (`Buffer.byteLength` when Express would only measure it: no ETag to make
+ * and a `length` below 1000; `Buffer.from` otherwise).
+ */
+function refuseBody(res: Response, body: unknown): never {
+  const etagFn = res.app.get('etag fn')
+  const generate = typeof etagFn === 'function' && !readHeader(res, 'ETag', 'etag')
+  if (!generate && (body as { length?: number }).length! < 1000) Buffer.byteLength(body as string)
+  Buffer.from(body as string)
+  throw new TypeError('res.send() cannot send a ' + typeof body) // (Buffer.from refuses all three)
+}
+
+/**
  * Send a response. Strings default to `text/html` (utf-8), Buffers and typed
  * arrays to `application/octet-stream`, other values go through `res.json`;
  * `null` and `undefined` send an empty body. Sets Content-Length and an ETag,
@@ -481,7 +495,7 @@ response.send = function send(body) {
     case 'number':
       return this.json(body)
     default:
-      throw new TypeError('res.send() cannot send a ' + typeof body)
+      refuseBody(this, body)
   }
 
   // would Express have turned the body into bytes? (see writeBody)

@@ -391,6 +391,12 @@ const cases: Case[] = [
   { name: 'send a Uint16Array, etag off (Node refuses it)', settings: { etag: false }, handler: (req, res) => res.send(new Uint16Array([0x4142, 0x4344])) },
   { name: 'send a DataView (no length: no bytes)', handler: (req, res) => res.send(new DataView(new Uint8Array([65, 66, 67]).buffer)) },
   { name: 'send a Uint8Array of 1000 elements, etag off', settings: { etag: false }, handler: (req, res) => res.send(new Uint8Array(1000).fill(66)) },
+  // bodies Express passes on to Buffer, which refuses them with its own error
+  { name: 'send a function', handler: (req, res) => res.send(function named() {}) },
+  { name: 'send a function, etag off', settings: { etag: false }, handler: (req, res) => res.send(function named() {}) },
+  { name: 'send a symbol', handler: (req, res) => res.send(Symbol('s')) },
+  { name: 'send a symbol, etag off', settings: { etag: false }, handler: (req, res) => res.send(Symbol('s')) },
+  { name: 'send a bigint, etag off', settings: { etag: false }, handler: (req, res) => res.send(10n) },
 ]
 
 describe('response: switchyard vs express@5', () => {
