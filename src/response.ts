@@ -19,7 +19,7 @@ import {
 import { jsonpBody, stringifyJson } from './utils/res-json'
 import { builtinStringTag, isBuiltinETag, type ETagFn } from './utils/compile'
 import { holdsHeader, putHeader, readHeader } from './utils/headers'
-import { formatKeyType, normaliseContentType, typeFromName, withUtf8Charset } from './utils/res-type'
+import { formatKeyType, methodOf, normaliseContentType, typeFromName, withUtf8Charset } from './utils/res-type'
 
 export type { CookieOptions } from './utils/res-cookie'
 export type { SendFileCallback, SendFileOptions } from './utils/res-file'
@@ -149,7 +149,9 @@ response.sendStatus = function sendStatus(code) {
 response.set = function set(this: Response, field: any, val?: any): Response {
   if (arguments.length === 2) {
     let value: any = Array.isArray(val) ? val.map(String) : String(val)
-    if (field.length === 12 && field.toLowerCase() === 'content-type') {
+    // (the length first: most names are not 12 characters long)
+    if (typeof field !== 'string') methodOf(field, 'toLowerCase', 'field')
+    if ((typeof field !== 'string' || field.length === 12) && field.toLowerCase() === 'content-type') {
       if (Array.isArray(value)) throw new TypeError('Content-Type cannot be set to an Array')
       value = normaliseContentType(value)
     }

@@ -31,7 +31,11 @@ function probe(lib) {
     routerConstructor: router.constructor.name,
     appMethods: ['use', 'route', 'handle', 'param', 'set', 'render', 'listen'].map((m) => app[m].name),
     routerMethods: ['use', 'route', 'handle', 'param'].map((m) => router[m].name),
-    resMethods: ['send', 'json', 'set', 'cookie', 'render', 'status', 'sendFile'].map((m) => lib.response[m].name)
+    resMethods: ['send', 'json', 'set', 'cookie', 'render', 'status', 'sendFile'].map((m) => lib.response[m].name),
+    // V8 words these from the source text of the failing call: the bundle must not show in them
+    misuse: [['type', 12], ['type', null], ['type', {}], ['set', 12, 'x'], ['set', undefined, 'x'], ['set', Symbol('s'), 'x']].map(([m, ...args]) => {
+      try { Object.create(lib.response)[m](...args); return 'no error' } catch (err) { return err.name + ': ' + err.message }
+    })
   }
 }
 `
@@ -59,6 +63,12 @@ describe('names in the built package', () => {
     expect(cjs.stack).toEqual(express.stack)
     expect(esm.stack).toEqual(express.stack)
     expect(cjs.routeStack).toEqual(express.routeStack)
+  })
+
+  test("misused res.type and res.set throw express@5's TypeErrors, word for word", () => {
+    expect(cjs.misuse).toEqual(express.misuse)
+    expect(esm.misuse).toEqual(express.misuse)
+    expect(express.misuse[0]).toBe('TypeError: type.indexOf is not a function')
   })
 
   test('classes keep the names express@5 gives them', () => {

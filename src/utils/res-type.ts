@@ -33,7 +33,20 @@ export function normaliseContentType(value: string): string | false {
  * type registered for that extension, or `application/octet-stream`.
  */
 export function typeFromName(type: string): string {
+  if (typeof type !== 'string') methodOf(type, 'indexOf', 'type')
   return type.indexOf('/') === -1 ? (normaliseContentType(type) || 'application/octet-stream') : type
+}
+
+/**
+ * Check that `value` has a method `method`, as a call `name.method()` in
+ * Express's source would find it; otherwise throw the TypeError V8 throws
+ * for that call, word for word (`type.indexOf is not a function`,
+ * `Cannot read properties of undefined (reading 'toLowerCase')`). The bundle
+ * may rename the variables, and V8 words the message from the source text.
+ */
+export function methodOf(value: unknown, method: string, name: string): void {
+  if (value === null || value === undefined) throw new TypeError(`Cannot read properties of ${value} (reading '${method}')`)
+  if (typeof (value as Record<string, unknown>)[method] !== 'function') throw new TypeError(`${name}.${method} is not a function`)
 }
 
 const utf8 = new Map<string, string>()

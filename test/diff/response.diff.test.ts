@@ -397,6 +397,15 @@ const cases: Case[] = [
   { name: 'send a symbol', handler: (req, res) => res.send(Symbol('s')) },
   { name: 'send a symbol, etag off', settings: { etag: false }, handler: (req, res) => res.send(Symbol('s')) },
   { name: 'send a bigint, etag off', settings: { etag: false }, handler: (req, res) => res.send(10n) },
+  // names that are not strings: the TypeError Express's own code runs into, word for word
+  { name: 'set with an undefined name', handler: (req, res) => res.set(undefined, 'x').send('no') },
+  { name: 'set with a number as name', handler: (req, res) => res.set(12, 'x').send('no') },
+  { name: 'set with a symbol as name', handler: (req, res) => res.set(Symbol('s'), 'x').send('no') },
+  { name: 'set with a Buffer as name', handler: (req, res) => res.set(Buffer.from('Content-Type'), 'x').send('no') },
+  { name: 'type of a number', handler: (req, res) => res.type(12).send('no') },
+  { name: 'type of null', handler: (req, res) => res.type(null).send('no') },
+  { name: 'type of an object', handler: (req, res) => res.type({}).send('no') },
+  { name: 'type of an array (arrays have indexOf)', handler: (req, res) => res.type(['json']).send('yes') },
 ]
 
 describe('response: switchyard vs express@5', () => {
