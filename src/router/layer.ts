@@ -105,10 +105,12 @@ export class Layer {
     const end = Boolean(options.end)
     this.handle = fn
     this.name = fn.name || '<anonymous>'
-    this.rawPath = path
+    // nested arrays flattened, and a copy of the caller's array (router@2.3)
+    const raw = Array.isArray(path) ? path.flat(Infinity) : path
+    this.rawPath = raw
     // only an explicit end: false (router.use) gets the fast path; a route's own layers do not
     this.slash = path === '/' && options.end === false
-    const paths = Array.isArray(path) ? path : [path]
+    const paths = (Array.isArray(raw) ? raw : [path]).map((p) => patternOf(p, strict))
     // each string pattern is parsed once: its literal (if static) serves both
     // the string matcher and the router's static-route index
     const parsed = paths.map((p) => (typeof p === 'string' ? staticText(p) : undefined))
@@ -312,6 +314,20 @@ function patternMatcher(path: string, sensitive: boolean, end: boolean, trailing
     if (!dictionary && !merged && plain !== true) Object.setPrototypeOf(params, null)
     return { path: m[0], params, merged }
   }
+}
+
+/**
+ * The pattern a registered path compiles to, as router@2.3 takes it: a
+ * string or a regular expression as it is; anything else turned into a
+ * string (`5` matches '/5'... nothing, `undefined` the path 'undefined'), or,
+ * under strict routing, handed to path-to-regexp as it is, which refuses it
+ * with its own error.
+ */
+function patternOf(path: unknown, strict: boolean): string | RegExp {
+  if (typeof path === 'string' || path instanceof RegExp) return path
+  if (!strict) return String(path)
+  pathToRegexp(path as string)
+  throw new TypeError('argument path must be a string or a regular expression') // (path-to-regexp refuses every other value)
 }
 
 /** Remove trailing slashes unless the path is '/' (non-strict matching allows one back). */

@@ -114,34 +114,29 @@ export class Route {
 
   /** Handlers for every method. */
   all(...handlers: unknown[]): this {
-    return addHandlers(this, undefined, 'all', handlers)
+    return addHandlers(this, undefined, handlers)
   }
 }
 
 // (no static block or #private member: esbuild would rename the class in the bundle)
 for (const method of methods) {
   ;(Route.prototype as any)[method] = function (this: Route, ...handlers: unknown[]) {
-    return addHandlers(this, method, method, handlers)
+    return addHandlers(this, method, handlers)
   }
 }
 
-function addHandlers<R extends Route>(route: R, method: string | undefined, label: string, handlers: unknown[]): R {
+function addHandlers<R extends Route>(route: R, method: string | undefined, handlers: unknown[]): R {
   const callbacks = flattenHandlers(handlers)
   if (callbacks.length === 0) throw new TypeError('argument handler is required')
   for (const fn of callbacks) {
-    if (typeof fn !== 'function') {
-      throw new TypeError(`argument handler must be a function (Route.${label}() got ${describe(fn)})`)
-    }
+    // router@2.3's words (router@2.2 named the method and what it got)
+    if (typeof fn !== 'function') throw new TypeError('argument handler must be a function')
     const layer = new Layer('/', {}, fn as Handler)
     layer.method = method
     route.methods[method ?? '_all'] = true
     route.stack.push(layer)
   }
   return route
-}
-
-function describe(value: unknown): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`
 }
 
 /**

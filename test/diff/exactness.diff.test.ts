@@ -597,3 +597,60 @@ describe('req._parsedUrl as the router leaves it', () => {
     })
   }
 })
+
+describe('paths and handlers as router@2.3 takes them at registration', () => {
+  /** What registering `register(app)` does on each library: the error it throws (name and message), or the layers' rawPath. */
+  function registered(register: (app: any, lib: Lib) => void): Record<string, unknown> {
+    const out: Record<string, unknown> = {}
+    for (const [name, lib] of [['switchyard', fw], ['express', express]] as const) {
+      const app = (lib as Lib)()
+      try {
+        register(app, lib)
+        out[name] = app.router.stack.map((l: any) => (l.rawPath instanceof RegExp ? String(l.rawPath) : l.rawPath))
+      } catch (err: any) {
+        out[name] = `${err.name}: ${err.message}`
+      }
+    }
+    return out
+  }
+
+  const fn = (req: any, res: any) => res.send('hit ' + req.originalUrl)
+  const cases: Array<[string, (app: any, lib: Lib) => void]> = [
+    ['a number path on use', (app) => app.use(5, fn)],
+    ['undefined, null and true paths on routes', (app) => { app.get(undefined, fn); app.post(null, fn); app.put(true, fn) }],
+    ['app.route() without a path', (app) => { app.route().get(fn) }],
+    ['a symbol path (path-to-regexp refuses its text)', (app) => app.get(Symbol('s'), fn)],
+    ['an object path', (app) => app.use({}, fn)],
+    ['a function given as route path', (app) => app.route(fn)],
+    ['a number path under strict routing (path-to-regexp refuses the value)', (app) => { app.enable('strict routing'); app.get(5, fn) }],
+    ['nested arrays of paths, numbers among them', (app) => app.get([['/a'], ['/b', ['/c', 7]]], fn)],
+    ['a non-function route handler after a function', (app) => app.get('/x', fn, 42)],
+    ['a non-function route handler in a nested array', (app) => app.route('/x').all([[fn, null]])]
+  ]
+  for (const [label, register] of cases) {
+    it(label, () => {
+      const r = registered(register)
+      expect(r.switchyard).toEqual(r.express)
+    })
+  }
+
+  it('nested arrays of paths: every one is routed, and the array is copied at registration', async () => {
+    const r = await both((app) => {
+      const paths: any[] = ['/a', ['/b', ['/c']]]
+      app.get(paths, (req: any, res: any) => res.send(JSON.stringify([req.originalUrl, app.router.stack.at(-1).rawPath])))
+      paths.push('/d')
+      paths[1][0] = '/changed'
+    }, { path: '/c' })
+    expect(r.switchyard).toEqual(r.express)
+    expect(r.express.body).toBe('["/c",["/a","/b","/c"]]')
+    for (const path of ['/b', '/d', '/changed']) {
+      const again = await both((app) => {
+        const paths: any[] = ['/a', ['/b', ['/c']]]
+        app.get(paths, (req: any, res: any) => res.send('hit'))
+        paths.push('/d')
+        paths[1][0] = '/changed'
+      }, { path })
+      expect(again.switchyard).toEqual(again.express)
+    }
+  })
+})
