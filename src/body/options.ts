@@ -53,9 +53,9 @@ export function compileLimit(limit: unknown): number {
   return parsed
 }
 
-/** Validate `verify`: a function, or absent (`undefined`, `null`, `false`). */
+/** Validate `verify`: a function, or absent (any falsy value, as body-parser 2 reads it). */
 export function compileVerify(verify: unknown): VerifyFunction | undefined {
-  if (verify === undefined || verify === null || verify === false) return undefined
+  if (!verify) return undefined
   if (typeof verify !== 'function') throw new TypeError('option verify must be function')
   return verify as VerifyFunction
 }
@@ -70,10 +70,18 @@ export function compileType(type: unknown, fallback: string): Matcher {
     const fn = type as (req: IncomingMessage) => unknown
     return (req) => Boolean(fn(req))
   }
-  if (type === undefined || type === null || type === false || type === '') return headerMatcher([fallback])
+  // as body-parser 2 reads it: any falsy value means the default type
+  if (!type) return headerMatcher([fallback])
   if (typeof type === 'string') return headerMatcher([type])
-  if (Array.isArray(type) && type.every((t) => typeof t === 'string')) return headerMatcher(type.slice())
-  throw new TypeError('option type must be a string, an array of strings or a function')
+  // type-is matches no value of an array that is not a string (an empty
+  // array matches every Content-Type), and a value that is neither: such a
+  // parser reads no request
+  if (Array.isArray(type)) return headerMatcher(type.slice())
+  return never
+}
+
+function never(): boolean {
+  return false
 }
 
 function headerMatcher(types: string[]): Matcher {

@@ -45,25 +45,33 @@ export function urlencoded(options?: UrlencodedOptions): BodyParser {
 }
 
 function compileDefaultCharset(charset: unknown): 'utf-8' | 'iso-8859-1' {
-  if (charset === undefined || charset === null || charset === false || charset === '') return 'utf-8'
+  if (!charset) return 'utf-8'
   if (charset !== 'utf-8' && charset !== 'iso-8859-1') {
     throw new TypeError('option defaultCharset must be either utf-8 or iso-8859-1')
   }
   return charset
 }
 
+/**
+ * Check `parameterLimit` as body-parser does, and make it what body-parser
+ * passes on: a finite value cut to an integer (`'10'` gives 10, 2.7 gives 2),
+ * anything else as given (`Infinity`, or the string `'Infinity'`, which the
+ * count compares as Infinity and qs replaces with its own limit of 1000).
+ */
 function compileParameterLimit(limit: unknown): number {
   if (limit === undefined) return 1000
-  const n = Number(limit)
-  if (limit === null || Number.isNaN(n) || n < 1) throw new TypeError('option parameterLimit must be a positive number')
-  return n
+  // (unary plus, as body-parser's isNaN: a BigInt is refused with the same TypeError)
+  const n = +(limit as number)
+  if (Number.isNaN(n) || n < 1) throw new TypeError('option parameterLimit must be a positive number')
+  return (Number.isFinite(n) ? n | 0 : limit) as number
 }
 
+/** Check `depth` as body-parser does, and keep it as given: qs then takes a number (or false) as it is, and anything else (null, '3') as its own default of 5. */
 function compileDepth(depth: unknown): number {
   if (depth === undefined) return 32
-  const n = Number(depth)
+  const n = +(depth as number)
   if (Number.isNaN(n) || n < 0) throw new TypeError('option depth must be a zero or a positive number')
-  return n
+  return depth as number
 }
 
 /** Arrays may grow to this many items, or to the number of parameters when that is larger. */
@@ -89,7 +97,8 @@ function compileParser(opts: Partial<UrlencodedOptions>): (body: string, charset
   }
   const sentinel = base.charsetSentinel
   return (body, charset) => {
-    if (charset === 'utf-8' && !sentinel) {
+    // (the flat fast path counts as qs does only for a limit qs takes as it is, a number)
+    if (charset === 'utf-8' && !sentinel && typeof parameterLimit === 'number') {
       const flat = parseFlat(body, parameterLimit)
       if (flat !== undefined) return flat
     }

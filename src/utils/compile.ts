@@ -44,7 +44,7 @@ export function compileETag(val: unknown): ETagFn | undefined {
     case 'strong':
       return strongETag
     default:
-      throw new TypeError('unknown value for etag function: ' + String(val))
+      throw new TypeError('unknown value for etag function: ' + (val as string)) // a symbol throws here, as in Express
   }
 }
 
@@ -64,7 +64,7 @@ export function compileQueryParser(val: unknown): QueryParserFn | undefined {
     case 'extended':
       return parseExtended
     default:
-      throw new TypeError('unknown value for query parser function: ' + String(val))
+      throw new TypeError('unknown value for query parser function: ' + (val as string)) // a symbol throws here, as in Express
   }
 }
 

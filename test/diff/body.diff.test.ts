@@ -245,6 +245,21 @@ const cases: Case[] = [
   { name: 'content-length rewritten smaller', parsers: (p) => [(req: any, _res: any, next: any) => { req.headers['content-length'] = '3'; next() }, p.json()], req: { headers: JSON_CT, body: '{"a":1}' } },
   { name: 'content-length rewritten over limit', parsers: (p) => [(req: any, _res: any, next: any) => { req.headers['content-length'] = '500'; next() }, p.json({ limit: 100 })], req: { headers: JSON_CT, body: '{"a":1}' } },
   { name: 'stream not readable', parsers: (p) => [(req: any, _res: any, next: any) => { Object.defineProperty(req, 'readable', { value: false, configurable: true }); next() }, p.json()], req: { headers: JSON_CT, body: '{}' } },
+  // options as body-parser 2 reads them: falsy means unset, other values as given
+  { name: 'json type 0 (the default type)', parsers: (p) => [p.json({ type: 0 })], req: { headers: JSON_CT, body: '{"t":1}' } },
+  { name: 'json type a number (matches nothing)', parsers: (p) => [p.json({ type: 5 })], req: { headers: JSON_CT, body: '{"t":1}' } },
+  { name: 'json type an object (matches nothing)', parsers: (p) => [p.json({ type: {} })], req: { headers: JSON_CT, body: '{"t":1}' } },
+  { name: 'json type an array with a number in it', parsers: (p) => [p.json({ type: [5, 'application/json'] })], req: { headers: JSON_CT, body: '{"t":1}' } },
+  { name: 'text type true (matches nothing)', parsers: (p) => [p.text({ type: true })], req: { headers: TEXT_CT, body: 't' } },
+  { name: 'json verify 0 (none)', parsers: (p) => [p.json({ verify: 0 })], req: { headers: JSON_CT, body: '{"v":1}' } },
+  { name: "urlencoded verify '' (none)", parsers: (p) => [p.urlencoded({ verify: '' })], req: { headers: FORM_CT, body: 'v=1' } },
+  { name: 'urlencoded defaultCharset 0 (utf-8)', parsers: (p) => [p.urlencoded({ defaultCharset: 0 })], req: { headers: FORM_CT, body: 'c=%C3%A9' } },
+  { name: 'urlencoded depth null (qs default of 5)', parsers: (p) => [p.urlencoded({ extended: true, depth: null })], req: { headers: FORM_CT, body: nest(4) } },
+  { name: "urlencoded depth '1' (qs default of 5)", parsers: (p) => [p.urlencoded({ extended: true, depth: '1' })], req: { headers: FORM_CT, body: nest(4) } },
+  { name: "urlencoded depth '1' past qs's default", parsers: (p) => [p.urlencoded({ extended: true, depth: '1' })], req: { headers: FORM_CT, body: nest(7) } },
+  { name: "urlencoded parameterLimit '3' (a number for the count)", parsers: (p) => [p.urlencoded({ parameterLimit: '3' })], req: { headers: FORM_CT, body: 'a=1&b=2&c=3&d=4' } },
+  { name: 'urlencoded parameterLimit 2.7 (cut to 2)', parsers: (p) => [p.urlencoded({ parameterLimit: 2.7 })], req: { headers: FORM_CT, body: 'a=1&b=2&c=3' } },
+  { name: "urlencoded parameterLimit 'Infinity' (qs keeps its 1000)", parsers: (p) => [p.urlencoded({ parameterLimit: 'Infinity' })], req: { headers: FORM_CT, body: Array.from({ length: 1005 }, (_, i) => 'k' + i + '=' + i).join('&') } },
   // the standalone module
   { name: 'module json', module: true, parsers: (p) => [p.json()], req: { headers: JSON_CT, body: '{"m":1}' } },
   { name: 'module urlencoded extended', module: true, parsers: (p) => [p.urlencoded({ extended: true })], req: { headers: FORM_CT, body: 'm[n]=1' } },
@@ -305,5 +320,22 @@ describe('limit option validation vs body-parser@2 (CVE-2026-12590)', () => {
         expect(outcome(() => (bodyParser as any)[parser]({ limit: value }))).toEqual(ours)
       })
     }
+  }
+})
+
+describe('other options checked as body-parser@2 checks them', () => {
+  const options: Array<[string, 'json' | 'raw' | 'text' | 'urlencoded', Record<string, unknown>]> = [
+    ['type 0', 'json', { type: 0 }], ['type 5', 'raw', { type: 5 }], ['type a symbol', 'text', { type: Symbol('t') }], ['type a regexp', 'urlencoded', { type: /x/ }],
+    ['verify 0', 'json', { verify: 0 }], ['verify NaN', 'raw', { verify: NaN }], ["verify ''", 'text', { verify: '' }], ['verify true', 'urlencoded', { verify: true }],
+    ['defaultCharset 0', 'urlencoded', { defaultCharset: 0 }], ['defaultCharset NaN', 'urlencoded', { defaultCharset: NaN }], ["defaultCharset 'x'", 'urlencoded', { defaultCharset: 'x' }],
+    ['parameterLimit 10n', 'urlencoded', { parameterLimit: 10n }], ['depth 1n', 'urlencoded', { extended: true, depth: 1n }], ['parameterLimit a symbol', 'urlencoded', { parameterLimit: Symbol('p') }]
+  ]
+  const outcome = (make: () => unknown) => {
+    try { return typeof make() } catch (err: any) { return { name: err.name, message: err.message } }
+  }
+  for (const [label, parser, opts] of options) {
+    it(`${parser}({ ${label} })`, () => {
+      expect(outcome(() => (fw as any)[parser](opts))).toEqual(outcome(() => (bodyParserOracle as any)[parser](opts)))
+    })
   }
 })
