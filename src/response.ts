@@ -595,8 +595,11 @@ response.format = function format(handlers) {
   vary(this, 'Accept')
   if (key) {
     this.set('Content-Type', formatKeyType(key))
+    // (Express's words when it is not a function: its object is named obj)
+    if (typeof handlers[key] !== 'function') throw new TypeError('obj[key] is not a function')
     handlers[key](req, this, next)
   } else if (handlers.default) {
+    if (typeof handlers.default !== 'function') throw new TypeError('obj.default is not a function')
     handlers.default(req, this, next)
   } else {
     next(createError(406, { types: keys.map(formatKeyType) }))

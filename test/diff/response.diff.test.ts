@@ -406,6 +406,8 @@ const cases: Case[] = [
   { name: 'type of null', handler: (req, res) => res.type(null).send('no') },
   { name: 'type of an object', handler: (req, res) => res.type({}).send('no') },
   { name: 'type of an array (arrays have indexOf)', handler: (req, res) => res.type(['json']).send('yes') },
+  { name: 'format with a handler that is not a function', request: { headers: { accept: 'application/json' } }, handler: (req, res) => res.format({ json: 'nope' }) },
+  { name: 'format with a default that is not a function', request: { headers: { accept: 'image/png' } }, handler: (req, res) => res.format({ json: () => res.send('no'), default: 1 }) },
 ]
 
 describe('response: switchyard vs express@5', () => {
