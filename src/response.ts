@@ -19,6 +19,7 @@ import {
 import { jsonpBody, stringifyJson } from './utils/res-json'
 import { builtinStringTag, isBuiltinETag, type ETagFn } from './utils/compile'
 import { holdsHeader, putHeader, readHeader } from './utils/headers'
+import depd from 'depd'
 import { formatKeyType, methodOf, normaliseContentType, typeFromName, withUtf8Charset } from './utils/res-type'
 
 export type { CookieOptions } from './utils/res-cookie'
@@ -96,6 +97,17 @@ const JSON_UTF8 = 'application/json; charset=utf-8'
 const JAVASCRIPT_UTF8 = 'text/javascript; charset=utf-8'
 const OCTET_STREAM = 'application/octet-stream'
 const REDIRECT_KINDS = ['text', 'html']
+
+/**
+ * Express's deprecation warnings (res.redirect's arguments), through depd
+ * under Express's namespace, as Express prints them: the same text on stderr
+ * ("express deprecated Provide a url argument at app.js:10:7"), once per
+ * call site, silenced by NO_DEPRECATION=express and --no-deprecation, thrown
+ * by --throw-deprecation, sent to process 'deprecation' listeners instead
+ * when there are any. Made in this module: depd names the caller as the
+ * first frame outside the module that made it.
+ */
+const deprecateExpress = depd('express')
 
 /**
  * The response prototype (`fw.response`). Add to it to extend every
@@ -277,10 +289,15 @@ function redirectBody(res: Response, status: number, location: string): string {
 response.redirect = function redirect(this: Response, statusOrUrl: any, url?: any): void {
   let status = 302
   let address = statusOrUrl
-  if (arguments.length >= 2) {
+  // exactly two arguments, as Express reads them: with a third, the first is the URL
+  if (arguments.length === 2) {
     status = statusOrUrl
     address = url
   }
+  // Express 5's warnings for arguments it still takes
+  if (!address) deprecateExpress('Provide a url argument')
+  if (typeof address !== 'string') deprecateExpress('Url must be a string')
+  if (typeof status !== 'number') deprecateExpress('Status must be a number')
   this.location(address)
   const body = redirectBody(this, status, this.getHeader('Location') as string)
   this.status(status)

@@ -1,6 +1,7 @@
 import { parse as parsePattern, pathToRegexp } from 'path-to-regexp'
 import type { Route } from './route'
 import { handlerTracing, traceHandler } from './tracing'
+import depd from 'depd'
 
 /** Any request handler or error handler the router accepts. */
 export type Handler = (...args: any[]) => any
@@ -270,7 +271,30 @@ export function forwardRejection(ret: unknown, next: (err?: any) => void): void 
   // a function, not null, for the fulfilment: some thenables call it without
   // checking (router@2.3); a `then` that throws is caught by the caller and
   // goes to next, as a rejection would
-  if (isThenable(ret)) ret.then(ignore, (reason: unknown) => next(rejectionError(reason)))
+  if (isThenable(ret)) {
+    warnThenable(ret, false)
+    ret.then(ignore, (reason: unknown) => next(rejectionError(reason)))
+  }
+}
+
+/** The same for a param callback's promise (router@2.3 words its warning for parameters). */
+export function forwardParamRejection(ret: unknown, next: (err?: any) => void): void {
+  if (isThenable(ret)) {
+    warnThenable(ret, true)
+    ret.then(ignore, (reason: unknown) => next(rejectionError(reason)))
+  }
+}
+
+/** router@2.3's deprecation warnings, under its namespace (as `deprecateExpress` in src/response.ts). */
+const deprecateRouter = depd('router')
+
+/** router@2.3's deprecation warning for a thenable that is not a native promise, from a handler or (`param`) a param callback. */
+export function warnThenable(ret: PromiseLike<unknown>, param: boolean): void {
+  if (!(ret instanceof Promise)) {
+    deprecateRouter(param
+      ? 'parameters that are Promise-like are deprecated, use a native Promise instead'
+      : 'handlers that are Promise-like are deprecated, use a native Promise instead')
+  }
 }
 
 function compile(path: unknown, literal: string | undefined, sensitive: boolean, strict: boolean, end: boolean): Matcher {

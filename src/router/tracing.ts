@@ -9,7 +9,7 @@
 // Without subscribers nothing here runs: the router checks `layerActive()`
 // (a property read) before choosing the traced path, and allocates nothing.
 import dc from 'node:diagnostics_channel'
-import { isThenable, rejectionError, type Layer } from './layer'
+import { isThenable, rejectionError, warnThenable, type Layer } from './layer'
 
 /** The kind of a traced call. */
 export type LayerKind = 'middleware' | 'request handler' | 'error handler'
@@ -187,6 +187,7 @@ export function traceCall(layer: Layer, kind: LayerKind, req: any, res: any, err
     return
   }
   if (isThenable(ret)) {
+    warnThenable(ret, false)
     const rejected = (e: unknown) => {
       ctx.error = e
       layerChannel.error.publish(ctx)
@@ -319,7 +320,8 @@ export function traceRequestCall(exec: (next: (err?: any) => void) => unknown, c
     try {
       ret = exec(reporting)
       promised = isThenable(ret)
-      if (!promised) ctx.result = ret
+      if (promised) warnThenable(ret, false)
+      else ctx.result = ret
     } catch (err) {
       // forwarded as it is: a falsy throw routes as untraced
       reporting(err)
@@ -385,6 +387,7 @@ export function traceParamCall(fn: (...args: any[]) => unknown, ctx: RequestCont
       promised = isThenable(ret)
       if (!promised) ctx.result = ret
       else {
+        warnThenable(ret, true)
         try {
           ret.then((v: unknown) => settle(v, false), (reason: unknown) => rejected(rejectionError(reason)))
         } catch (err) {
@@ -453,6 +456,7 @@ function layerExec(layer: Layer, kind: LayerKind, req: any, res: any, err: unkno
       }
     })
     if (!isThenable(ret)) return ret
+    warnThenable(ret, false)
     return new Promise((resolve, reject) => {
       const rejected = (e: unknown) => {
         ctx.error = e

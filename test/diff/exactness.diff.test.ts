@@ -1,6 +1,8 @@
 // Differential tests for the last differences found against express@5.3 /
 // router@2.2 (issue 11): each builds the same app on both, sends the same
 // request, and compares what a client or a middleware can observe.
+import { execFileSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import net from 'node:net'
 import express from 'express'
 import listEndpoints from 'express-list-endpoints'
@@ -652,5 +654,43 @@ describe('paths and handlers as router@2.3 takes them at registration', () => {
       }, { path })
       expect(again.switchyard).toEqual(again.express)
     }
+  })
+})
+
+describe('deprecation warnings, as express@5.3 and router@2.3 give them (depd)', () => {
+  // depd warns once per call site per process: each case runs in a fresh
+  // process for each library (the built package; npm test builds first), and
+  // a process 'deprecation' listener collects what would go to stderr
+  const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
+  function fresh(name: string, traced = false): Record<string, any> {
+    const out: Record<string, any> = {}
+    for (const lib of ['switchyard', 'express']) {
+      const args = ['test/fixtures/deprecations.cjs', name, lib, ...(traced ? ['traced'] : [])]
+      out[lib] = JSON.parse(execFileSync(process.execPath, args, { cwd: repoRoot, encoding: 'utf8' }))
+    }
+    return out
+  }
+  const expected: Record<string, string[]> = {
+    'redirect without a URL': ['express: Provide a url argument', 'express: Url must be a string'],
+    'redirect with a string status': ['express: Status must be a number'],
+    'redirect with three arguments': ['express: Url must be a string'],
+    'handlers returning thenables': ['router: handlers that are Promise-like are deprecated, use a native Promise instead'],
+    'a param callback returning a thenable': ['router: parameters that are Promise-like are deprecated, use a native Promise instead'],
+    'native promises': []
+  }
+  for (const [name, warnings] of Object.entries(expected)) {
+    for (const traced of name.startsWith('redirect') ? [false] : [false, true]) {
+      it(name + (traced ? ', express.router.request subscribed' : ''), () => {
+        const r = fresh(name, traced)
+        expect(r.switchyard).toEqual(r.express)
+        // (untraced, the middleware and the error handler are two call sites
+        // for depd, so two warnings; traced, both go through one)
+        const twice = name === 'handlers returning thenables' && !traced
+        expect(r.express.warnings).toEqual(twice ? [...warnings, ...warnings] : warnings)
+      })
+    }
+  }
+  it('a redirect with three arguments takes the first as the URL', () => {
+    expect(fresh('redirect with three arguments').switchyard).toMatchObject({ status: 302, location: '301' })
   })
 })
