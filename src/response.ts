@@ -13,7 +13,7 @@ import statuses from 'statuses'
 import vary from 'vary'
 import { clearingOptions, serializeCookie, type CookieOptions } from './utils/res-cookie'
 import {
-  downloadArgs, downloadTransfer, sendFilePath, transferFile,
+  downloadCall, sendFilePath, transferFile,
   type SendFileCallback, type SendFileOptions
 } from './utils/res-file'
 import { jsonpBody, stringifyJson } from './utils/res-json'
@@ -667,8 +667,10 @@ response.sendFile = function sendFile(path, options, callback) {
   const pathname = sendFilePath(path, opts.root)
   const req = this.req
   const next = req.next as (err?: unknown) => void
-  const sendOptions = { ...opts, etag: Boolean(this.app.get('etag')) }
-  transferFile(req, this, pathname, sendOptions, (err) => {
+  // set on the options object given, as Express sets it (a primitive throws
+  // there, as in Express), which is then handed to send as it is
+  opts.etag = this.app.enabled('etag')
+  transferFile(req, this, pathname, opts, (err) => {
     if (done) return done(err)
     if (!err) return
     if (err.code === 'EISDIR') return next()
@@ -676,16 +678,7 @@ response.sendFile = function sendFile(path, options, callback) {
   })
 }
 
-/**
- * Send a file as an attachment named `filename` (default: the file's name).
- * A relative path is relative to the working directory, or to `root`.
- * Options and callback as for `res.sendFile`.
- *
- * @example
- * res.download('/srv/reports/2024.pdf', 'report.pdf')
- */
 response.download = function download(path, filename, options, callback) {
-  const args = downloadArgs(filename, options, callback)
-  const transfer = downloadTransfer(path, args.name, args.options)
-  this.sendFile(transfer.path, transfer.options, args.done)
+  const call = downloadCall(path, filename, options, callback)
+  this.sendFile(call.path, call.options, call.done as SendFileCallback)
 }

@@ -72,14 +72,6 @@ export function transferFile(req: http.IncomingMessage, res: http.ServerResponse
   file.on('file', () => { streaming = false })
   file.on('stream', () => { streaming = true })
 
-  const headers = options.headers
-  if (headers) {
-    const names = Object.keys(headers)
-    file.on('headers', (out: http.ServerResponse) => {
-      for (const name of names) out.setHeader(name, headers[name])
-    })
-  }
-
   onFinished(res, (err) => {
     if (err && (err as NodeJS.ErrnoException).code === 'ECONNRESET') return aborted()
     if (err) return finish(err)
@@ -92,25 +84,32 @@ export function transferFile(req: http.IncomingMessage, res: http.ServerResponse
     })
   })
 
+  if (options.headers) {
+    // read when send is about to answer, as Express reads them
+    file.on('headers', (out: http.ServerResponse) => {
+      const headers = options.headers!
+      for (const name of Object.keys(headers)) out.setHeader(name, headers[name])
+    })
+  }
+
   file.pipe(res)
 }
 
-/** The arguments of `res.download`, sorted out. */
-export interface DownloadArgs {
-  name: string | null
-  options: SendFileOptions
-  done: SendFileCallback | undefined
-}
-
 /**
- * Sort out `res.download(path [, filename] [, options] [, fn])`: a function
- * in any optional place is the callback; an object in the filename place
- * (followed by nothing or the callback) is the options.
+ * `res.download(path [, filename] [, options] [, fn])` as Express sorts it
+ * out: a function in an optional place is the callback; an object (or null)
+ * in the filename place, followed by nothing or the callback, is the
+ * options. The options handed on are a new object whose prototype is the
+ * caller's options (`Object.create`, so inherited and non-enumerable options
+ * still reach `send`; a primitive throws there, as in Express), with a
+ * `Content-Disposition: attachment` header naming `filename` (or the file)
+ * that no caller-supplied Content-Disposition overrides. The path is made
+ * absolute unless a `root` is given.
  */
-export function downloadArgs(filename: unknown, options: unknown, callback: unknown): DownloadArgs {
+export function downloadCall(path: unknown, filename: unknown, options: unknown, callback: unknown): { path: string; options: SendFileOptions; done: unknown } {
+  let done = callback
   let name: any = filename
-  let opts: any = options
-  let done: any = callback
+  let opts: any = options || null
   if (typeof filename === 'function') {
     done = filename
     name = null
@@ -119,27 +118,19 @@ export function downloadArgs(filename: unknown, options: unknown, callback: unkn
     done = options
     opts = null
   }
-  if (typeof filename === 'object' && filename !== null && (typeof options === 'function' || options === undefined)) {
+  if (typeof filename === 'object' && (typeof options === 'function' || options === undefined)) {
     name = null
     opts = filename
   }
-  return { name: name ?? null, options: opts ?? {}, done }
-}
-
-/**
- * The options `res.download` hands to `res.sendFile`: the caller's, with a
- * `Content-Disposition: attachment` header naming `name` (or the file) that
- * no caller-supplied Content-Disposition can override, and the absolute path.
- */
-export function downloadTransfer(path: string, name: string | null, options: SendFileOptions): { path: string; options: SendFileOptions } {
-  const headers: Record<string, string | number | string[]> = {
+  const headers: Record<string, any> = {
     'Content-Disposition': contentDisposition(basename(name || path))
   }
-  const given = options.headers
-  if (given) {
-    for (const key of Object.keys(given)) {
-      if (key.toLowerCase() !== 'content-disposition') headers[key] = given[key]
+  if (opts && opts.headers) {
+    for (const key of Object.keys(opts.headers)) {
+      if (key.toLowerCase() !== 'content-disposition') headers[key] = opts.headers[key]
     }
   }
-  return { path: options.root ? path : resolve(path), options: { ...options, headers } }
+  opts = Object.create(opts)
+  opts.headers = headers
+  return { path: !opts.root ? resolve(path as string) : (path as string), options: opts, done }
 }

@@ -406,6 +406,14 @@ const cases: Case[] = [
   { name: 'type of null', handler: (req, res) => res.type(null).send('no') },
   { name: 'type of an object', handler: (req, res) => res.type({}).send('no') },
   { name: 'type of an array (arrays have indexOf)', handler: (req, res) => res.type(['json']).send('yes') },
+  // the options object sendFile and download hand to send, as Express hands it
+  { name: 'sendFile with a string for options (Express sets etag on it: a TypeError)', handler: (req, res) => res.sendFile(file('hello.txt'), 'oops') },
+  { name: 'sendFile sets etag on the options object given', handler: (req, res) => { const o: any = { maxAge: 1000 }; res.sendFile(file('hello.txt'), o, () => res.end()); res.setHeader('X-Etag-Option', String(o.etag)) } },
+  { name: 'sendFile headers added to the options after the call', handler: (req, res) => { const o: any = { headers: { 'X-A': '1' } }; res.sendFile(file('hello.txt'), o); o.headers['X-B'] = '2' } },
+  { name: 'download with inherited options', handler: (req, res) => res.download(file('hello.txt'), 'h.txt', Object.create({ maxAge: 5000, headers: { 'X-Inherited': 'yes' } })) },
+  { name: 'download with non-enumerable options', handler: (req, res) => res.download(file('hello.txt'), 'h.txt', Object.defineProperty({}, 'maxAge', { value: 7000 })) },
+  { name: 'download with a string for options (Object.create refuses it)', handler: (req, res) => res.download(file('hello.txt'), 'h.txt', 'oops') },
+  { name: 'download with null for filename and options', handler: (req, res) => res.download(file('hello.txt'), null, { maxAge: 3000 }) },
   { name: 'format with a handler that is not a function', request: { headers: { accept: 'application/json' } }, handler: (req, res) => res.format({ json: 'nope' }) },
   { name: 'format with a default that is not a function', request: { headers: { accept: 'image/png' } }, handler: (req, res) => res.format({ json: () => res.send('no'), default: 1 }) },
 ]
