@@ -158,53 +158,76 @@ export function publishRoute(req: any, res: any, path: unknown): void {
  */
 export function traceCall(layer: Layer, kind: LayerKind, req: any, res: any, err: unknown, next: (err?: any) => void): void {
   const ctx = contextFor(layer, req, res, kind)
+  let ret: any
+  try {
+    ret = callInLayerChannel(ctx, layer, kind, req, res, err, next)
+  } catch (e) {
+    next(e)
+    return
+  }
+  if (isThenable(ret)) {
+    warnThenable(ret, false)
+    followLayerPromise(ctx, ret, ignoreValue, next)
+  }
+}
+
+function ignoreValue(): void {}
+
+/**
+ * Call a layer's handler inside `switchyard.layer`'s start (with its stores):
+ * `error` for a throw, then `end`; returns what the handler returned and
+ * rethrows what it threw. The handler's `next` publishes `error` for an
+ * error passed on (not 'route' or 'router'), then calls `next`.
+ */
+function callInLayerChannel(ctx: LayerContext, layer: Layer, kind: LayerKind, req: any, res: any, err: unknown, next: (err?: any) => void): unknown {
   const fn = layer.handle
   const tracedNext = (e?: any) => {
-    if (e && e !== 'route' && e !== 'router') {
+    if (e && !isSignal(e)) {
       ctx.error = e
       layerChannel.error.publish(ctx)
     }
     next(e)
   }
-  let threw = false
-  let thrown: unknown
-  let ret: any
+  let ret: unknown
   layerChannel.start.runStores(ctx, () => {
     try {
       ret = kind === 'error handler' ? fn(err, req, res, tracedNext) : fn(req, res, tracedNext)
       ctx.result = ret
     } catch (e) {
-      threw = true
-      thrown = e
       ctx.error = e
       layerChannel.error.publish(ctx)
+      throw e
     } finally {
       layerChannel.end.publish(ctx)
     }
   })
-  if (threw) {
-    next(thrown)
-    return
+  return ret
+}
+
+/**
+ * When a handler's promise settles, publish `switchyard.layer`'s
+ * asyncStart and asyncEnd (an `error` first for a rejection, whose reason
+ * becomes an Error when it is falsy), then call `fulfilled(value)` or
+ * `rejected(error)`. A `then` that throws is a rejection with what it threw,
+ * passed on as it is (as untraced).
+ */
+function followLayerPromise(ctx: LayerContext, ret: PromiseLike<unknown>, fulfilled: (value: unknown) => void, rejected: (err: unknown) => void): void {
+  const fail = (e: unknown) => {
+    ctx.error = e
+    layerChannel.error.publish(ctx)
+    layerChannel.asyncStart.publish(ctx)
+    layerChannel.asyncEnd.publish(ctx)
+    rejected(e)
   }
-  if (isThenable(ret)) {
-    warnThenable(ret, false)
-    const rejected = (e: unknown) => {
-      ctx.error = e
-      layerChannel.error.publish(ctx)
+  try {
+    ret.then((value: unknown) => {
+      ctx.result = value
       layerChannel.asyncStart.publish(ctx)
       layerChannel.asyncEnd.publish(ctx)
-      next(e)
-    }
-    try {
-      ret.then((value) => {
-        ctx.result = value
-        layerChannel.asyncStart.publish(ctx)
-        layerChannel.asyncEnd.publish(ctx)
-      }, (reason) => rejected(rejectionError(reason)))
-    } catch (e) {
-      // a `then` that throws is a rejection, passed on as it is (as untraced)
-      rejected(e)
-    }
+      fulfilled(value)
+    }, (reason: unknown) => fail(rejectionError(reason)))
+  } catch (e) {
+    fail(e)
   }
 }
 
@@ -434,47 +457,9 @@ export function traceHandler(layer: Layer, kind: LayerKind, req: any, res: any, 
 function layerExec(layer: Layer, kind: LayerKind, req: any, res: any, err: unknown): (next: (err?: any) => void) => unknown {
   return (next) => {
     const ctx = contextFor(layer, req, res, kind)
-    const fn = layer.handle
-    const tracedNext = (e?: any) => {
-      if (e && !isSignal(e)) {
-        ctx.error = e
-        layerChannel.error.publish(ctx)
-      }
-      next(e)
-    }
-    let ret: any
-    layerChannel.start.runStores(ctx, () => {
-      try {
-        ret = kind === 'error handler' ? fn(err, req, res, tracedNext) : fn(req, res, tracedNext)
-        ctx.result = ret
-      } catch (e) {
-        ctx.error = e
-        layerChannel.error.publish(ctx)
-        throw e
-      } finally {
-        layerChannel.end.publish(ctx)
-      }
-    })
+    const ret = callInLayerChannel(ctx, layer, kind, req, res, err, next) as PromiseLike<unknown>
     if (!isThenable(ret)) return ret
     warnThenable(ret, false)
-    return new Promise((resolve, reject) => {
-      const rejected = (e: unknown) => {
-        ctx.error = e
-        layerChannel.error.publish(ctx)
-        layerChannel.asyncStart.publish(ctx)
-        layerChannel.asyncEnd.publish(ctx)
-        reject(e)
-      }
-      try {
-        ret.then((value: unknown) => {
-          ctx.result = value
-          layerChannel.asyncStart.publish(ctx)
-          layerChannel.asyncEnd.publish(ctx)
-          resolve(value)
-        }, (reason: unknown) => rejected(rejectionError(reason)))
-      } catch (e) {
-        rejected(e)
-      }
-    })
+    return new Promise((resolve, reject) => followLayerPromise(ctx, ret, resolve, reject))
   }
 }
