@@ -17,6 +17,7 @@
 //   npm run fuzz:router -- --seed N --apps M
 //
 // The bounded run in `npm test` is test/fuzz/router-state.test.ts.
+import dc from 'node:diagnostics_channel'
 import http from 'node:http'
 import { createRequire } from 'node:module'
 import { alternate, cliNumber, listen, random } from './state-support.mjs'
@@ -161,43 +162,88 @@ function send(port, method, path) {
   })
 }
 
+/** What a subscriber to router@2.3's `express.router.request` can read at one event, as text. */
+function describeEvent(event, ctx) {
+  const label = (v) => (v instanceof Error ? 'Error(' + v.message + ')' : typeof v === 'object' && v !== null ? typeof v : String(v))
+  return [
+    event, Object.keys(ctx).join(' '), ctx.layer?.name, ctx.route instanceof RegExp || Array.isArray(ctx.route) ? String(ctx.route) : ctx.route,
+    'param' in ctx ? ctx.param : '', 'error' in ctx ? label(ctx.error) : '', 'result' in ctx ? label(ctx.result) : '',
+    'incomingError' in ctx ? label(ctx.incomingError) : ''
+  ].join('|')
+}
+
+/**
+ * Subscribe to `express.router.request`; the list it fills, and a function
+ * that unsubscribes.
+ */
+function traceEvents() {
+  const events = []
+  const channel = dc.tracingChannel('express.router.request')
+  const handlers = {}
+  for (const name of ['start', 'end', 'asyncStart', 'asyncEnd', 'error']) handlers[name] = (ctx) => events.push(describeEvent(name, ctx))
+  channel.subscribe(handlers)
+  return { events, stop: () => channel.unsubscribe(handlers) }
+}
+
 /**
  * Generate `apps` app trees from `seed`, serve each from both libraries, send
  * every path with every method; returns the counts and the first differences.
+ * With `traced`, a subscriber to router@2.3's `express.router.request`
+ * collects the events of each request too (the two servers are then asked
+ * one after the other), and they must be the same from both.
  */
-export async function runRouterFuzz({ seed = 1, apps = 20, switchyard = require('../../dist/index.cjs'), express = require('express') } = {}) {
+export async function runRouterFuzz({ seed = 1, apps = 20, traced = false, switchyard = require('../../dist/index.cjs'), express = require('express') } = {}) {
   const rng = random(seed)
   const differences = []
   const statuses = {}
+  const trace = traced ? traceEvents() : undefined
   let requests = 0
   let records = 0
-  for (let a = 0; a < apps; a++) {
-    const tree = generate(rng)
-    const ours = await listen(alternate(build(switchyard, tree), a))
-    const theirs = await listen(alternate(build(express, tree), a))
-    try {
-      for (const path of PATHS) {
-        for (const method of METHODS) {
-          requests++
-          const [x, y] = await Promise.all([send(ours.address().port, method, path), send(theirs.address().port, method, path)])
-          statuses[x.status] = (statuses[x.status] ?? 0) + 1
-          if (method !== 'HEAD' && x.body.startsWith('{')) records += JSON.parse(x.body).records?.length ?? 0
-          if (x.status !== y.status || x.body !== y.body) {
-            if (differences.length < 10) differences.push({ app: a, tree, method, path, switchyard: x, express: y })
+  let events = 0
+  // one server at a time while tracing (the channel is one for both); a turn
+  // of the event loop after the answer for events that come after it
+  const ask = async (server, method, path) => {
+    if (trace === undefined) return { answer: await send(server.address().port, method, path) }
+    trace.events.length = 0
+    const answer = await send(server.address().port, method, path)
+    await new Promise((resolve) => setImmediate(resolve))
+    return { answer, events: trace.events.splice(0) }
+  }
+  try {
+    for (let a = 0; a < apps; a++) {
+      const tree = generate(rng)
+      const ours = await listen(alternate(build(switchyard, tree), a))
+      const theirs = await listen(alternate(build(express, tree), a))
+      try {
+        for (const path of PATHS) {
+          for (const method of METHODS) {
+            requests++
+            const [x, y] = traced
+              ? [await ask(ours, method, path), await ask(theirs, method, path)]
+              : await Promise.all([ask(ours, method, path), ask(theirs, method, path)])
+            statuses[x.answer.status] = (statuses[x.answer.status] ?? 0) + 1
+            if (method !== 'HEAD' && x.answer.body.startsWith('{')) records += JSON.parse(x.answer.body).records?.length ?? 0
+            events += x.events?.length ?? 0
+            const same = x.answer.status === y.answer.status && x.answer.body === y.answer.body && JSON.stringify(x.events) === JSON.stringify(y.events)
+            if (!same && differences.length < 10) {
+              differences.push({ app: a, tree, method, path, switchyard: x, express: y })
+            }
           }
         }
+      } finally {
+        ours.close()
+        theirs.close()
       }
-    } finally {
-      ours.close()
-      theirs.close()
     }
+  } finally {
+    trace?.stop()
   }
-  return { seed, apps, requests, records, statuses, differences }
+  return { seed, apps, requests, records, events, statuses, differences }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const report = await runRouterFuzz({ seed: cliNumber('seed', 1), apps: cliNumber('apps', 200) })
-  console.log(`router-state fuzz seed ${report.seed}: ${report.apps} apps, ${report.requests} requests, ${report.records} records`)
+  const report = await runRouterFuzz({ seed: cliNumber('seed', 1), apps: cliNumber('apps', 200), traced: cliNumber('traced', 0) === 1 })
+  console.log(`router-state fuzz seed ${report.seed}: ${report.apps} apps, ${report.requests} requests, ${report.records} records, ${report.events} traced events`)
   console.log('statuses:', JSON.stringify(report.statuses))
   console.log('differences:', report.differences.length)
   for (const d of report.differences.slice(0, 3)) console.log(JSON.stringify(d, null, 1).slice(0, 3000))

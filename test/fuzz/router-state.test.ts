@@ -20,3 +20,16 @@ describe('router-state fuzz: seed 1, 60 apps, switchyard vs express@5', () => {
     for (const status of ['200', '404', '500']) expect(report.statuses[status]).toBeGreaterThan(50)
   })
 })
+
+describe("router-state fuzz with router@2.3's express.router.request subscribed: seed 2, 40 apps", () => {
+  let report: any
+  it('every request publishes the same events, with the same contexts, as express@5.3 does', async () => {
+    report = await runRouterFuzz({ seed: 2, apps: 40, traced: true })
+    expect(report.differences).toEqual([])
+  }, 60000)
+
+  it('is not vacuous: thousands of events, from answered, fallen-through and failed requests', () => {
+    expect(report.events).toBeGreaterThan(5000)
+    for (const status of ['200', '404', '500']) expect(report.statuses[status]).toBeGreaterThan(20)
+  })
+})
