@@ -14,7 +14,10 @@
 // built with the app's prototypes. Each request's answer (the
 // status and the list of records) must be the same from both.
 //
-//   npm run fuzz:router -- --seed N --apps M
+//   npm run fuzz:router -- --seed N --apps M [--traced 1]
+//
+// With --traced 1, the events of router@2.3's express.router.request tracing
+// channel (and what each context holds) must be the same too.
 //
 // The bounded run in `npm test` is test/fuzz/router-state.test.ts.
 import dc from 'node:diagnostics_channel'
