@@ -343,9 +343,10 @@ function patternMatcher(path: string, sensitive: boolean, end: boolean, trailing
 /**
  * The pattern a registered path compiles to, as router@2.3 takes it: a
  * string or a regular expression as it is; anything else turned into a
- * string (`5` matches '/5'... nothing, `undefined` the path 'undefined'), or,
- * under strict routing, handed to path-to-regexp as it is, which refuses it
- * with its own error.
+ * string (`5` becomes the pattern '5', `undefined` the pattern 'undefined':
+ * no request path, which starts with '/', matches either), or, under strict
+ * routing, handed to path-to-regexp as it is, which refuses it with its own
+ * error.
  */
 function patternOf(path: unknown, strict: boolean): string | RegExp {
   if (typeof path === 'string' || path instanceof RegExp) return path
