@@ -1,5 +1,5 @@
 import parseUrl from 'parseurl'
-import { Layer, directHandler, forwardParamRejection, forwardRejection, kInternals, matchLayer, matchedPattern, type Handler, type MatchResult } from './layer'
+import { Layer, directHandler, forwardRejection, kInternals, matchLayer, matchedPattern, type Handler, type MatchResult } from './layer'
 import { from, indexOf, kState, lookUp, newState, stateOf, type RouterState } from './stack'
 import { Route, useArguments } from './route'
 import { methods } from './methods'
@@ -672,7 +672,7 @@ function processParams(callbacks: Record<string, ParamCallback[]>, keys: string[
       return
     }
     try {
-      forwardParamRejection(fn(req, res, paramCallback, value, key), paramCallback)
+      forwardRejection(fn(req, res, paramCallback, value, key), paramCallback, true)
     } catch (e) {
       paramCallback(e)
     }

@@ -266,21 +266,16 @@ export function rejectionError(reason: unknown): unknown {
   return reason || new Error('Rejected promise')
 }
 
-/** When a handler returned a promise, send its rejection to `next`. */
-export function forwardRejection(ret: unknown, next: (err?: any) => void): void {
+/**
+ * When a handler (or, with `param`, a param callback: router@2.3 words its
+ * warning for those) returned a promise, send its rejection to `next`.
+ */
+export function forwardRejection(ret: unknown, next: (err?: any) => void, param?: boolean): void {
   // a function, not null, for the fulfilment: some thenables call it without
   // checking (router@2.3); a `then` that throws is caught by the caller and
   // goes to next, as a rejection would
   if (isThenable(ret)) {
-    warnThenable(ret, false)
-    ret.then(ignore, (reason: unknown) => next(rejectionError(reason)))
-  }
-}
-
-/** The same for a param callback's promise (router@2.3 words its warning for parameters). */
-export function forwardParamRejection(ret: unknown, next: (err?: any) => void): void {
-  if (isThenable(ret)) {
-    warnThenable(ret, true)
+    warnThenable(ret, param === true)
     ret.then(ignore, (reason: unknown) => next(rejectionError(reason)))
   }
 }
