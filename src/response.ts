@@ -465,6 +465,12 @@ function writeBody(res: Response, chunk: Chunk, bytesInExpress: boolean, ascii: 
   res.end(chunk)
 }
 
+/** The app's etag function when `res.send` makes a tag (the handler set no ETag), as Express decides it; otherwise undefined. */
+function etagToMake(res: Response): ETagFn | undefined {
+  const etagFn = res.app.get('etag fn')
+  return typeof etagFn === 'function' && !readHeader(res, 'ETag', 'etag') ? etagFn : undefined
+}
+
 /**
  * A function, symbol or bigint body: Express passes it on to Buffer, which
  * refuses it with its own TypeError; the same call here gives the same error
@@ -472,9 +478,7 @@ function writeBody(res: Response, chunk: Chunk, bytesInExpress: boolean, ascii: 
  * and a `length` below 1000; `Buffer.from` otherwise).
  */
 function refuseBody(res: Response, body: unknown): never {
-  const etagFn = res.app.get('etag fn')
-  const generate = typeof etagFn === 'function' && !readHeader(res, 'ETag', 'etag')
-  if (!generate && (body as { length?: number }).length! < 1000) Buffer.byteLength(body as string)
+  if (etagToMake(res) === undefined && (body as { length?: number }).length! < 1000) Buffer.byteLength(body as string)
   Buffer.from(body as string)
   throw new TypeError('res.send() cannot send a ' + typeof body) // (Buffer.from refuses all three)
 }
@@ -521,8 +525,8 @@ response.send = function send(body) {
   let bytesInExpress = false
   let ascii = false
   if (chunk !== undefined) {
-    const etagFn = this.app.get('etag fn')
-    const generate = typeof etagFn === 'function' && !readHeader(this, 'ETag', 'etag')
+    const etagFn = etagToMake(this)
+    const generate = etagFn !== undefined
     let length: number
     if (typeof chunk === 'string') {
       bytesInExpress = generate || chunk.length >= 1000
@@ -538,7 +542,7 @@ response.send = function send(body) {
       if (!Buffer.isBuffer(chunk) && (generate || !((chunk as Uint8Array).length < 1000))) chunk = Buffer.from(chunk as Uint8Array)
       length = chunk.byteLength
     }
-    chunk = lengthAndEtag(this, chunk, length, generate ? etagFn : undefined)
+    chunk = lengthAndEtag(this, chunk, length, etagFn)
   }
   // what Express passes to end() with the body: 'utf8' for a string it keeps
   const encoding: BufferEncoding | undefined = typeof body === 'string' && !bytesInExpress ? 'utf8' : undefined

@@ -138,13 +138,8 @@ export class Layer {
    */
   match(path: string): LayerMatch | false {
     if (path == null) return false
-    if (this.slash) return { params: {}, path: '', keys: [], pattern: this.rawPath }
-    const matchers = this.matchers
-    for (let i = 0; i < matchers.length; i++) {
-      const m = matchers[i](path)
-      if (m) return { params: m.params, path: m.path, keys: Object.keys(m.params), pattern: Array.isArray(this.rawPath) ? this.rawPath[i] : this.rawPath }
-    }
-    return false
+    const m = ownMatch(this, path)
+    return m === null ? false : { params: m.params, path: m.path, keys: Object.keys(m.params), pattern: matchedPattern }
   }
 
   /**
@@ -197,13 +192,22 @@ export class Layer {
  * (true, with `params` and `path` left on the layer).
  */
 export function matchLayer(layer: Layer, path: string, plain?: boolean, base?: Record<string, any>): MatchResult | null {
-  if (layer[kInternals] === undefined || layer.match !== ownMatch) {
+  if (layer[kInternals] === undefined || layer.match !== layerMatch) {
     const m: any = (layer as any).match(path)
     if (!m) return null
     const found = m === true ? layer as any : m
     matchedPattern = m.pattern
     return { path: found.path, params: found.params, merged: false }
   }
+  return ownMatch(layer, path, plain, base)
+}
+
+/**
+ * Run a layer's own matchers (see Matcher for `plain` and `base`): the
+ * match, with `matchedPattern` set to the registered path it matched with,
+ * or null. Both `layer.match` and the router's `matchLayer` match through it.
+ */
+function ownMatch(layer: Layer, path: string, plain?: boolean, base?: Record<string, any>): MatchResult | null {
   const raw = layer.rawPath
   if (layer.slash) {
     matchedPattern = raw
@@ -228,7 +232,7 @@ export function matchLayer(layer: Layer, path: string, plain?: boolean, base?: R
  */
 export let matchedPattern: unknown
 
-const ownMatch = Layer.prototype.match
+const layerMatch = Layer.prototype.match
 
 /**
  * The handler of a layer whose internals are `internals`, when a request may
