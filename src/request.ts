@@ -14,6 +14,7 @@ import proxyaddr from 'proxy-addr'
 import typeis from 'type-is'
 import { http2HasBody } from './http2'
 import { nativeGetHeaderOf } from './utils/headers'
+import { response } from './response'
 
 /** A compiled `trust proxy` setting: is the address at hop `i` trusted? */
 export type TrustFn = (addr: string, i: number) => boolean
@@ -212,10 +213,14 @@ defineGetter('path', function path() {
   return url ? (url.pathname ?? undefined) : undefined
 })
 
+// \`host\`, \`protocol\` and \`xhr\` read their headers as Express does, through
+// \`req.get\`, when a middleware replaced or wrapped it (it sees those calls);
+// otherwise directly, which is the same.
+
 defineGetter('protocol', function protocol() {
   const direct = (this.socket as { encrypted?: boolean } | null)?.encrypted ? 'https' : 'http'
   if (!peerTrusted(this)) return direct
-  const forwarded = single(this.headers['x-forwarded-proto']) || direct
+  const forwarded = (this.get === header ? single(this.headers['x-forwarded-proto']) : this.get('X-Forwarded-Proto')) || direct
   return firstEntry(forwarded, true)
 })
 
@@ -241,8 +246,9 @@ defineGetter('ips', function ips() {
 })
 
 defineGetter('host', function host() {
-  let value = single(this.headers['x-forwarded-host'])
-  if (!value || !peerTrusted(this)) value = single(this.headers.host)
+  const own = this.get === header
+  let value = own ? single(this.headers['x-forwarded-host']) : this.get('X-Forwarded-Host')
+  if (!value || !peerTrusted(this)) value = own ? single(this.headers.host) : this.get('Host')
   else if (value.indexOf(',') !== -1) value = firstEntry(value, false)
   // HTTP/2 clients send the :authority pseudo-header instead of Host
   return value || single(this.headers[':authority']) || undefined
@@ -265,6 +271,9 @@ defineGetter('subdomains', function subdomains() {
   return parts.slice(offset)
 })
 
+/** Switchyard's `res.get`: while a response's is this one, reading the headers directly is the same. */
+const responseGet = response.get
+
 defineGetter('fresh', function isFresh() {
   const method = this.method
   // GET, HEAD and QUERY (Express 5.3) can be answered from a cache
@@ -275,11 +284,12 @@ defineGetter('fresh', function isFresh() {
   if ((status < 200 || status >= 300) && status !== 304) return false
   const headers = this.headers
   // no conditional header: `fresh` would say false; skip building its
-  // arguments, unless a wrapper of getHeader would see the two reads
-  if (!headers['if-none-match'] && !headers['if-modified-since'] && nativeGetHeaderOf(res)) return false
+  // arguments, unless a wrapper of res.get or getHeader would see the two reads
+  const ownGet = res.get === responseGet
+  if (!headers['if-none-match'] && !headers['if-modified-since'] && ownGet && nativeGetHeaderOf(res)) return false
   return fresh(headers, {
-    etag: res.getHeader('ETag'),
-    'last-modified': res.getHeader('Last-Modified')
+    etag: ownGet ? res.getHeader('ETag') : res.get('ETag'),
+    'last-modified': ownGet ? res.getHeader('Last-Modified') : res.get('Last-Modified')
   })
 })
 
@@ -288,6 +298,7 @@ defineGetter('stale', function stale() {
 })
 
 defineGetter('xhr', function xhr() {
+  if (this.get !== header) return (this.get('X-Requested-With') || '').toLowerCase() === 'xmlhttprequest'
   const value = single(this.headers['x-requested-with'])
   return typeof value === 'string' && value.toLowerCase() === 'xmlhttprequest'
 })

@@ -146,7 +146,8 @@ response.status = function status(code) {
 response.sendStatus = function sendStatus(code) {
   const body = statuses.message[code] || String(code)
   this.status(code)
-  this.setHeader('Content-Type', TEXT_UTF8)
+  if (expressCalls(this)) this.type('txt')
+  else this.setHeader('Content-Type', TEXT_UTF8)
   return this.send(body)
 }
 
@@ -195,7 +196,7 @@ response.get = function get(field) {
  * res.append('Warning', '199 Miscellaneous warning')
  */
 response.append = function append(field, val) {
-  const prev: any = this.getHeader(field)
+  const prev: any = this.get === ownGet ? this.getHeader(field) : this.get(field)
   let value: any = val
   if (prev) {
     value = Array.isArray(prev) ? prev.concat(val) : Array.isArray(val) ? [prev].concat(val) : [prev, val]
@@ -237,7 +238,7 @@ response.contentType = response.type
  * res.links({ next: '/page/3', prev: '/page/1' })
  */
 response.links = function links(links) {
-  let link: any = this.getHeader('Link') || ''
+  let link: any = (this.get === ownGet ? this.getHeader('Link') : this.get('Link')) || ''
   if (link) link += ', '
   const entries: string[] = []
   for (const rel of Object.keys(links)) {
@@ -259,24 +260,53 @@ response.links = function links(links) {
  * res.location('/login?next=%2Fcart')
  */
 response.location = function location(url) {
-  this.setHeader('Location', encodeUrl(url))
+  if (this.set === ownSet) this.setHeader('Location', encodeUrl(url))
+  else this.set('Location', encodeUrl(url))
   return this
 }
 
+function redirectText(status: number, location: string): string {
+  return statuses.message[status] + '. Redirecting to ' + location
+}
+
+function redirectHtml(status: number, location: string): string {
+  const message = statuses.message[status]
+  return '<!DOCTYPE html><head><title>' + message + '</title></head><body><p>' +
+    message + '. Redirecting to ' + escapeHtml(location) + '</p></body>'
+}
+
+/** The redirect's body, picked from Accept as `res.format` would pick it, with its Content-Type and `Vary: Accept` set. */
 function redirectBody(res: Response, status: number, location: string): string {
   const kind = res.req.accepts(REDIRECT_KINDS)
   vary(res, 'Accept')
-  const message = statuses.message[status]
   if (kind === 'text') {
     res.setHeader('Content-Type', TEXT_UTF8)
-    return message + '. Redirecting to ' + location
+    return redirectText(status, location)
   }
   if (kind === 'html') {
     res.setHeader('Content-Type', HTML_UTF8)
-    return '<!DOCTYPE html><head><title>' + message + '</title></head><body><p>' +
-      message + '. Redirecting to ' + escapeHtml(location) + '</p></body>'
+    return redirectHtml(status, location)
   }
   return ''
+}
+
+/**
+ * `redirectBody` as Express makes it when a middleware would see how:
+ * through `res.get`, `res.format` (which calls `res.vary` and `res.set`),
+ * then `res.status` and `res.set` for the length.
+ */
+function redirectThroughMethods(res: Response, status: number): void {
+  const location = res.get('Location') as string
+  let body = ''
+  res.format({
+    text() { body = redirectText(status, location) },
+    html() { body = redirectHtml(status, location) },
+    default() { body = '' }
+  })
+  res.status(status)
+  res.set('Content-Length', Buffer.byteLength(body) as unknown as string)
+  if (res.req.method === 'HEAD') res.end()
+  else res.end(body)
 }
 
 /**
@@ -299,6 +329,7 @@ response.redirect = function redirect(this: Response, statusOrUrl: any, url?: an
   if (typeof address !== 'string') deprecateExpress('Url must be a string')
   if (typeof status !== 'number') deprecateExpress('Status must be a number')
   this.location(address)
+  if (expressCalls(this) || this.format !== ownFormat || this.vary !== ownVary) return redirectThroughMethods(this, status)
   const body = redirectBody(this, status, this.getHeader('Location') as string)
   this.status(status)
   this.setHeader('Content-Length', String(Buffer.byteLength(body)))
@@ -317,7 +348,8 @@ response.attachment = function attachment(filename) {
   // an empty string is a file name (`filename=""`); only a missing one means none
   const name = filename !== undefined ? basename(filename) : undefined
   if (name) this.type(extname(name))
-  this.setHeader('Content-Disposition', contentDisposition(name))
+  if (this.set === ownSet) this.setHeader('Content-Disposition', contentDisposition(name))
+  else this.set('Content-Disposition', contentDisposition(name))
   return this
 }
 
@@ -346,6 +378,28 @@ response.clearCookie = function clearCookie(name, options) {
 
 // ---- res.send and its steps -------------------------------------------
 
+/**
+ * Switchyard's own methods, as this module defines them. Express's `send`,
+ * `json`, `redirect` and friends read and write headers through
+ * `this.get`, `this.set`, `this.type` and `this.status`; while a response's
+ * are these, such a call does exactly what writing the header directly does,
+ * so Switchyard writes it directly. A middleware that replaces or wraps one
+ * of them (on the response, or on `app.response`/`fw.response`) gets every
+ * call Express makes, with Express's arguments, in Express's order
+ * (`expressCalls`).
+ */
+const ownGet = response.get
+const ownSet = response.set
+const ownType = response.type
+const ownStatus = response.status
+const ownVary = response.vary
+
+/** Would a middleware see the calls Express makes to `res.get`, `set`, `type` and `status`? */
+export function expressCalls(res: Response): boolean {
+  return res.get !== ownGet || res.set !== ownSet || res.type !== ownType || res.status !== ownStatus
+}
+
+
 /** A body on its way to `res.end`: a view other than a Buffer stays one where Express keeps it (see `send`). */
 type Chunk = string | Buffer | ArrayBufferView | undefined
 
@@ -359,7 +413,15 @@ const nativeWriteHead = http.ServerResponse.prototype.writeHead
  * turns '' into `false` (mime-types' `contentType('')`): the header is sent
  * as "false".
  */
-function stringType(res: Response): void {
+function stringType(res: Response, calls: boolean): void {
+  if (calls) {
+    // Express's calls: res.type('html') without a string type, else res.set
+    // with the charset ('' stays '', which res.set turns into false)
+    const set = res.get('Content-Type')
+    if (typeof set !== 'string') res.type('html')
+    else res.set('Content-Type', set === '' ? '' : withUtf8Charset(set))
+    return
+  }
   const type = readHeader(res, 'Content-Type', 'content-type')
   if (typeof type !== 'string') {
     putHeader(res, 'Content-Type', 'content-type', HTML_UTF8)
@@ -383,27 +445,35 @@ function stringType(res: Response): void {
  * in latin1. Switchyard keeps the string where nothing can tell (see
  * `writeBody`).
  */
-function lengthAndEtag(res: Response, chunk: string | ArrayBufferView, length: number, etagFn: ETagFn | undefined): string | ArrayBufferView {
+function lengthAndEtag(res: Response, chunk: string | ArrayBufferView, length: number, etagFn: ETagFn | undefined, calls: boolean): string | ArrayBufferView {
   let body = chunk
   if (typeof body === 'string' && etagFn !== undefined && !isBuiltinETag(etagFn)) {
     // a user's etag function gets the bytes, as in Express
     body = Buffer.from(body, 'utf8')
   }
-  if (!readHeader(res, 'Transfer-Encoding', 'transfer-encoding')) putHeader(res, 'Content-Length', 'content-length', String(length))
+  if (calls) {
+    // (Express passes the length as a number; res.set makes it a string)
+    if (!res.get('Transfer-Encoding')) res.set('Content-Length', length as unknown as string)
+  } else if (!readHeader(res, 'Transfer-Encoding', 'transfer-encoding')) {
+    putHeader(res, 'Content-Length', 'content-length', String(length))
+  }
   if (etagFn !== undefined) {
     if (typeof body === 'string') {
       // the built-in tag: W/"<hex length>-<base64>", always a valid value
-      putHeader(res, 'ETag', 'etag', builtinStringTag(etagFn, body, length))
+      const tag = builtinStringTag(etagFn, body, length)
+      if (calls) res.set('ETag', tag)
+      else putHeader(res, 'ETag', 'etag', tag)
     } else {
+      // a user's tag goes through res.set, as in Express (a number is stored as a string)
       const tag = etagFn(body as Buffer, undefined)
-      if (tag) res.setHeader('ETag', tag)
+      if (tag) res.set('ETag', tag as string)
     }
   }
   return body
 }
 
 /** 204 and 304 carry no body nor entity headers; 205 has an empty one. */
-function stripForStatus(res: Response, chunk: Chunk): Chunk {
+function stripForStatus(res: Response, chunk: Chunk, calls: boolean): Chunk {
   const code = res.statusCode
   if (code === 204 || code === 304) {
     res.removeHeader('Content-Type')
@@ -412,7 +482,8 @@ function stripForStatus(res: Response, chunk: Chunk): Chunk {
     return ''
   }
   if (code === 205) {
-    res.setHeader('Content-Length', '0')
+    if (calls) res.set('Content-Length', '0')
+    else res.setHeader('Content-Length', '0')
     res.removeHeader('Transfer-Encoding')
     return ''
   }
@@ -466,9 +537,10 @@ function writeBody(res: Response, chunk: Chunk, bytesInExpress: boolean, ascii: 
 }
 
 /** The app's etag function when `res.send` makes a tag (the handler set no ETag), as Express decides it; otherwise undefined. */
-function etagToMake(res: Response): ETagFn | undefined {
+function etagToMake(res: Response, calls: boolean): ETagFn | undefined {
   const etagFn = res.app.get('etag fn')
-  return typeof etagFn === 'function' && !readHeader(res, 'ETag', 'etag') ? etagFn : undefined
+  const set = calls ? res.get('ETag') : readHeader(res, 'ETag', 'etag')
+  return typeof etagFn === 'function' && !set ? etagFn : undefined
 }
 
 /**
@@ -477,8 +549,8 @@ function etagToMake(res: Response): ETagFn | undefined {
  * (`Buffer.byteLength` when Express would only measure it: no ETag to make
  * and a `length` below 1000; `Buffer.from` otherwise).
  */
-function refuseBody(res: Response, body: unknown): never {
-  if (etagToMake(res) === undefined && (body as { length?: number }).length! < 1000) Buffer.byteLength(body as string)
+function refuseBody(res: Response, body: unknown, calls: boolean): never {
+  if (etagToMake(res, calls) === undefined && (body as { length?: number }).length! < 1000) Buffer.byteLength(body as string)
   Buffer.from(body as string)
   throw new TypeError('res.send() cannot send a ' + typeof body) // (Buffer.from refuses all three)
 }
@@ -494,11 +566,12 @@ function refuseBody(res: Response, body: unknown): never {
  * res.send('<p>hello</p>')
  */
 response.send = function send(body) {
+  const calls = expressCalls(this)
   let chunk: Chunk
   switch (typeof body) {
     case 'string':
       chunk = body
-      stringType(this)
+      stringType(this, calls)
       break
     case 'undefined':
       break
@@ -510,7 +583,11 @@ response.send = function send(body) {
       }
       if (ArrayBuffer.isView(body)) {
         chunk = body
-        if (!this.getHeader('Content-Type')) this.setHeader('Content-Type', OCTET_STREAM)
+        if (calls) {
+          if (!this.get('Content-Type')) this.type('bin')
+        } else if (!this.getHeader('Content-Type')) {
+          this.setHeader('Content-Type', OCTET_STREAM)
+        }
         break
       }
       return this.json(body)
@@ -518,14 +595,15 @@ response.send = function send(body) {
     case 'number':
       return this.json(body)
     default:
-      refuseBody(this, body)
+      refuseBody(this, body, calls)
   }
 
   // would Express have turned the body into bytes? (see writeBody)
   let bytesInExpress = false
   let ascii = false
+  // (asked with or without a body, as Express asks)
+  const etagFn = etagToMake(this, calls)
   if (chunk !== undefined) {
-    const etagFn = etagToMake(this)
     const generate = etagFn !== undefined
     let length: number
     if (typeof chunk === 'string') {
@@ -542,14 +620,17 @@ response.send = function send(body) {
       if (!Buffer.isBuffer(chunk) && (generate || !((chunk as Uint8Array).length < 1000))) chunk = Buffer.from(chunk as Uint8Array)
       length = chunk.byteLength
     }
-    chunk = lengthAndEtag(this, chunk, length, etagFn)
+    chunk = lengthAndEtag(this, chunk, length, etagFn, calls)
   }
   // what Express passes to end() with the body: 'utf8' for a string it keeps
   const encoding: BufferEncoding | undefined = typeof body === 'string' && !bytesInExpress ? 'utf8' : undefined
-  if (this.req.fresh) this.statusCode = 304
+  if (this.req.fresh) {
+    if (calls) this.status(304)
+    else this.statusCode = 304
+  }
   const code = this.statusCode
   if (code === 204 || code === 304 || code === 205) {
-    chunk = stripForStatus(this, chunk)
+    chunk = stripForStatus(this, chunk, calls)
     bytesInExpress = false // Express sends the emptied body as a string too
   }
 
@@ -568,7 +649,11 @@ response.send = function send(body) {
 response.json = function json(body) {
   const app = this.app
   const text = stringifyJson(body, app.get('json replacer'), app.get('json spaces'), app.get('json escape'))
-  if (!readHeader(this, 'Content-Type', 'content-type')) putHeader(this, 'Content-Type', 'content-type', JSON_UTF8)
+  if (expressCalls(this)) {
+    if (!this.get('Content-Type')) this.set('Content-Type', 'application/json')
+  } else if (!readHeader(this, 'Content-Type', 'content-type')) {
+    putHeader(this, 'Content-Type', 'content-type', JSON_UTF8)
+  }
   return this.send(text)
 }
 
@@ -587,14 +672,26 @@ response.jsonp = function jsonp(body) {
   let text = stringifyJson(body, app.get('json replacer'), app.get('json spaces'), app.get('json escape'))
   let callback = this.req.query[app.get('jsonp callback name')]
 
-  if (!this.getHeader('Content-Type')) {
-    this.setHeader('X-Content-Type-Options', 'nosniff')
-    this.setHeader('Content-Type', JSON_UTF8)
+  // (through res.get and res.set, as Express writes them, when a middleware would see it)
+  const calls = expressCalls(this)
+  if (!(calls ? this.get('Content-Type') : this.getHeader('Content-Type'))) {
+    if (calls) {
+      this.set('X-Content-Type-Options', 'nosniff')
+      this.set('Content-Type', 'application/json')
+    } else {
+      this.setHeader('X-Content-Type-Options', 'nosniff')
+      this.setHeader('Content-Type', JSON_UTF8)
+    }
   }
   if (Array.isArray(callback)) callback = callback[0]
   if (typeof callback === 'string' && callback.length !== 0) {
-    this.setHeader('X-Content-Type-Options', 'nosniff')
-    this.setHeader('Content-Type', JAVASCRIPT_UTF8)
+    if (calls) {
+      this.set('X-Content-Type-Options', 'nosniff')
+      this.set('Content-Type', 'text/javascript')
+    } else {
+      this.setHeader('X-Content-Type-Options', 'nosniff')
+      this.setHeader('Content-Type', JAVASCRIPT_UTF8)
+    }
     text = jsonpBody(callback, text)
   }
   return this.send(text)
@@ -613,7 +710,8 @@ response.format = function format(handlers) {
   const next = req.next as (err?: unknown) => void
   const keys = Object.keys(handlers).filter((key) => key !== 'default')
   const key = keys.length > 0 ? req.accepts(keys) : false
-  vary(this, 'Accept')
+  if (this.vary === ownVary) vary(this, 'Accept')
+  else this.vary('Accept')
   if (key) {
     this.set('Content-Type', formatKeyType(key))
     // (Express's words when it is not a function: its object is named obj)
@@ -627,6 +725,8 @@ response.format = function format(handlers) {
   }
   return this
 }
+
+const ownFormat = response.format
 
 /**
  * Render a view through `app.render` with `res.locals`; without a callback

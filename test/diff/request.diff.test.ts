@@ -282,3 +282,41 @@ describe('trust proxy function calls (differential against express@5)', () => {
     })
   }
 })
+
+// Express's req.host, req.protocol and req.xhr (and so hostname, subdomains
+// and secure) read their headers through req.get; a middleware that wraps or
+// replaces it sees, and decides, those reads.
+describe('the headers req reads through req.get (differential against express@5)', () => {
+  const headers = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'fwd.example.org', 'X-Requested-With': 'XMLHttpRequest' }
+  for (const trust of [false, true]) {
+    for (const prop of ['host', 'hostname', 'subdomains', 'protocol', 'secure', 'xhr']) {
+      it(`req.${prop}${trust ? ' behind a trusted proxy' : ''}: the same calls, and the wrapper's answers used`, async () => {
+        const build = (lib: Lib) => {
+          const app = lib()
+          app.set('trust proxy', trust)
+          app.use((req: any, res: any) => {
+            const seen: string[] = []
+            const get = req.get
+            // a wrapper that notes each name and answers X-Forwarded-Host and Host itself
+            req.get = function (this: any, name: string) {
+              seen.push(name)
+              return name === 'Host' ? 'sub.wrapped.example:81' : name === 'X-Forwarded-Host' ? 'a.fwd.example.net' : get.call(this, name)
+            }
+            const value = req[prop]
+            res.end(JSON.stringify({ value, seen }))
+          })
+          return app
+        }
+        const ours = await listen(build(fw))
+        const theirs = await listen(build(express))
+        try {
+          const [a, b] = await Promise.all([send(ours.port, { path: '/', headers }), send(theirs.port, { path: '/', headers })])
+          expect(JSON.parse(a.body)).toEqual(JSON.parse(b.body))
+          if (prop !== 'protocol' && prop !== 'secure' || trust) expect(JSON.parse(b.body).seen.length).toBeGreaterThan(0)
+        } finally {
+          await Promise.all([ours.close(), theirs.close()])
+        }
+      })
+    }
+  }
+})

@@ -5,7 +5,8 @@ import { join } from 'node:path'
 import cookieParser from 'cookie-parser'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { RawRequest } from '../support/diff'
-import { both, notFound, reportErrors } from '../support/res-diff'
+import { both, bothWith, normalise, notFound, reportErrors } from '../support/res-diff'
+import { request } from '../support/diff'
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'res')
 const file = (name: string): string => join(FIXTURES, name)
@@ -442,6 +443,167 @@ describe('response: switchyard vs express@5', () => {
       }
       const req: RawRequest = { method: 'GET', path: '/t', ...c.request }
       const { express, switchyard } = await both(build, req)
+      expect(switchyard).toEqual(express)
+    })
+  }
+})
+
+// Express's res.send, json, jsonp, sendStatus, redirect, location, append,
+// links, attachment and format, and req.fresh, read and write headers through
+// res.get, res.set, res.type, res.status, res.vary and res.format. A
+// middleware that wraps one of them (instrumentation, a header policy) sees
+// those calls; Switchyard must make the same ones, with the same arguments,
+// in the same order, nested the same way.
+
+/** Wrap `names` on `target`, noting each call (name, arguments, depth in other noted calls) in `log`. */
+function spy(target: any, names: string[], log: string[]): void {
+  let depth = 0
+  for (const name of names) {
+    const original = target[name]
+    target[name] = function (this: any, ...args: any[]) {
+      const shown = args.map((a) => typeof a === 'function' ? 'fn' : Buffer.isBuffer(a) ? 'Buffer' : typeof a === 'object' && a !== null ? Object.keys(a).join('|') : JSON.stringify(a))
+      log.push('  '.repeat(depth) + name + '(' + shown.join(', ') + ')')
+      depth++
+      try {
+        return original.apply(this, args)
+      } finally {
+        depth--
+      }
+    }
+  }
+}
+
+const EXPRESS_LEVEL = ['get', 'set', 'type', 'status', 'vary', 'format', 'location', 'append', 'json', 'send']
+const WITH_NODE = [...EXPRESS_LEVEL, 'setHeader', 'getHeader', 'removeHeader']
+
+interface CallsCase {
+  name: string
+  handler: Handler
+  spied?: string[]
+  on?: 'res' | 'app.response'
+  request?: Partial<RawRequest>
+  settings?: Record<string, unknown>
+}
+
+const callCases: CallsCase[] = [
+  { name: 'send of a string', handler: (req, res) => res.send('hi') },
+  { name: 'send of a string with a type set', handler: (req, res) => res.type('text').send('hi') },
+  { name: 'send of a string with an empty Content-Type', handler: (req, res) => { res.setHeader('Content-Type', ''); res.send('hi') } },
+  { name: 'send of a Buffer', handler: (req, res) => res.send(Buffer.from('hi')) },
+  { name: 'send of an object (through json)', handler: (req, res) => res.send({ a: 1 }) },
+  { name: 'send of nothing (Express still asks for the ETag)', handler: (req, res) => res.send() },
+  { name: 'send with Transfer-Encoding set', handler: (req, res) => res.set('Transfer-Encoding', 'chunked').send('hi') },
+  { name: 'send with a 205', handler: (req, res) => res.status(205).send('gone') },
+  { name: 'send to a fresh request (status(304))', handler: (req, res) => res.send('hi'), request: { headers: { 'if-none-match': 'W/"2-witfkXg0JglCjW9RssWvTAveakI"' } } },
+  { name: 'send to a request with If-Modified-Since (req.fresh reads through res.get)', handler: (req, res) => res.set('Last-Modified', 'Thu, 01 Jan 2015 00:00:00 GMT').send('hi'), request: { headers: { 'if-modified-since': 'Thu, 01 Jan 2015 00:00:00 GMT' } } },
+  { name: 'send of a function (asks for the ETag before Buffer refuses it)', handler: (req, res) => res.send(() => 1) },
+  { name: 'json', handler: (req, res) => res.json({ a: [1, 2] }) },
+  { name: 'json with a type set', handler: (req, res) => res.type('text').json(1) },
+  { name: 'jsonp with a callback', handler: (req, res) => res.jsonp({ a: 1 }), request: { path: '/t?callback=cb' } },
+  { name: 'jsonp without one', handler: (req, res) => res.jsonp([1]) },
+  { name: 'sendStatus', handler: (req, res) => res.sendStatus(404) },
+  { name: 'redirect, text wanted', handler: (req, res) => res.redirect('/next'), request: { headers: TEXT } },
+  { name: 'redirect, html wanted', handler: (req, res) => res.redirect(301, '/a?b=<c>'), request: { headers: HTML } },
+  { name: 'redirect, neither wanted', handler: (req, res) => res.redirect('/j'), request: { headers: JSON_ACCEPT } },
+  { name: 'redirect to HEAD', handler: (req, res) => res.redirect('/h'), request: { method: 'HEAD', headers: TEXT } },
+  { name: 'redirect with only format spied', handler: (req, res) => res.redirect('/f'), spied: ['format'], request: { headers: HTML } },
+  { name: 'redirect with only vary spied', handler: (req, res) => res.redirect('/v'), spied: ['vary'], request: { headers: TEXT } },
+  { name: 'location', handler: (req, res) => res.location('/a b').end() },
+  { name: 'append and cookie', handler: (req, res) => res.append('X-A', '1').cookie('c', 'v').end() },
+  { name: 'links', handler: (req, res) => res.links({ next: '/n' }).links({ last: '/l' }).end() },
+  { name: 'attachment', handler: (req, res) => res.attachment('a.pdf').end() },
+  { name: 'format (vary)', handler: (req, res) => res.format({ json: () => res.json(1), html: () => res.send('h') }), request: { headers: JSON_ACCEPT } },
+  { name: 'render\'s send', handler: (req, res) => res.render('user', { name: 'Ann' }), settings: { views: join(FIXTURES, 'views'), 'view engine': 'ejs' } },
+  { name: 'methods wrapped on app.response', handler: (req, res) => res.status(201).json({ a: 1 }), on: 'app.response' },
+  { name: 'Node\'s methods wrapped too', handler: (req, res) => res.send('hi'), spied: WITH_NODE }
+]
+
+describe('response: the calls Express makes through the response\'s own methods', () => {
+  for (const c of callCases) {
+    it(c.name, async () => {
+      const logs: string[][] = []
+      const build = (app: any): void => {
+        const log: string[] = []
+        logs.push(log)
+        for (const [name, value] of Object.entries(c.settings ?? {})) app.set(name, value)
+        if (c.on === 'app.response') spy(app.response, c.spied ?? EXPRESS_LEVEL, log)
+        else app.use((req: any, res: any, next: any) => { spy(res, c.spied ?? EXPRESS_LEVEL, log); next() })
+        app.all('/t', c.handler)
+        app.use(reportErrors)
+      }
+      const answers = await bothWith(build, (port) => request(port, { method: 'GET', path: '/t', ...c.request }))
+      expect(normalise(answers.switchyard)).toEqual(normalise(answers.express))
+      // bothWith builds the switchyard app first
+      expect(logs[1].length).toBeGreaterThan(0)
+      expect(logs[0]).toEqual(logs[1])
+    })
+  }
+
+  // what a wrapper does with the calls reaches the client
+  const policies: Array<{ name: string, build: (app: any) => void, request?: Partial<RawRequest> }> = [
+    {
+      name: 'a res.set that upper-cases Content-Type values',
+      build: (app) => {
+        app.use((req: any, res: any, next: any) => {
+          const set = res.set
+          res.set = function (this: any, field: any, value: any) {
+            return set.call(this, field, field === 'Content-Type' && typeof value === 'string' ? value.toUpperCase() : value)
+          }
+          next()
+        })
+        app.get('/t', (req: any, res: any) => res.send('hi'))
+      }
+    },
+    {
+      name: 'a res.get that hides the ETag (send makes its own; the request is never fresh)',
+      build: (app) => {
+        app.use((req: any, res: any, next: any) => {
+          const get = res.get
+          res.get = function (this: any, field: string) { return field === 'ETag' ? undefined : get.call(this, field) }
+          next()
+        })
+        app.get('/t', (req: any, res: any) => res.set('ETag', '"mine"').send('hi'))
+      },
+      request: { headers: { 'if-none-match': '"mine"' } }
+    },
+    {
+      name: 'a res.status on app.response that refuses 304',
+      build: (app) => {
+        const status = app.response.status
+        app.response.status = function (this: any, code: number) { return status.call(this, code === 304 ? 200 : code) }
+        app.get('/t', (req: any, res: any) => res.send('hi'))
+      },
+      request: { headers: { 'if-none-match': 'W/"2-witfkXg0JglCjW9RssWvTAveakI"' } }
+    },
+    {
+      name: 'a res.format that always picks html (redirect goes through it)',
+      build: (app) => {
+        app.use((req: any, res: any, next: any) => {
+          res.format = function (this: any, handlers: any) { this.set('Content-Type', 'text/html'); handlers.html(req, this, next); return this }
+          next()
+        })
+        app.get('/t', (req: any, res: any) => res.redirect('/x'))
+      },
+      request: { headers: TEXT }
+    },
+    {
+      name: 'an etag function giving a number: stored as a string through res.set',
+      build: (app) => {
+        app.set('etag', () => 12345)
+        app.get('/t', (req: any, res: any) => {
+          const end = res.end
+          res.end = function (this: any, ...args: any[]) {
+            this.setHeader('X-ETag-Type', typeof this.getHeader('ETag'))
+            return end.apply(this, args)
+          }
+          res.send('hi')
+        })
+      }
+    }
+  ]
+  for (const p of policies) {
+    it(p.name, async () => {
+      const { express, switchyard } = await both(p.build, { method: 'GET', path: '/t', ...p.request })
       expect(switchyard).toEqual(express)
     })
   }

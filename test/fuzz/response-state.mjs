@@ -7,6 +7,10 @@
 // x-powered-by settings), for GET and HEAD requests with random conditional,
 // Range, Accept and Referer headers. The status, every header but Date and
 // X-Powered-By, in order, and the body bytes must be the same.
+// In a third of the cases a middleware's spy wraps some of the response's
+// methods (on the response, or on `app.response`), as instrumentation does,
+// and the calls it sees (which method, with which arguments, nested in
+// which) must be the same too.
 //
 //   npm run fuzz:response -- --seed N --cases M
 //
@@ -33,6 +37,8 @@ const FILES_ROOT = fileURLToPath(new URL('../fixtures/res', import.meta.url))
 const VIEWS = fileURLToPath(new URL('../fixtures/res/views', import.meta.url))
 const FILES = ['hello.txt', 'page.html', 'data.json', 'with space.txt', '.secret', 'missing.txt', 'sub', '../static/secret.txt', 'README']
 const FILE_OPTS = [{}, { dotfiles: 'allow' }, { maxAge: 1000 }, { headers: { 'X-F': '1' } }, { lastModified: false }, { etag: false }, { acceptRanges: false }, { cacheControl: false }, { immutable: true, maxAge: '1d' }]
+/** The methods a spy may wrap: those Express's own methods call on the response, Express's and Node's. */
+const SPIED = ['get', 'set', 'type', 'status', 'vary', 'format', 'location', 'append', 'cookie', 'links', 'attachment', 'json', 'send', 'sendStatus', 'setHeader', 'getHeader', 'removeHeader', 'hasHeader', 'writeHead', 'end']
 const COOKIE_OPTS = [{}, { path: '/a' }, { httpOnly: true, secure: true }, { sameSite: 'strict' }, { domain: 'example.com' }, { expires: new Date(Date.UTC(2030, 0, 1)) }, { encode: String }, { priority: 'high' }]
 
 /** One random case: the calls the route makes, and the request. */
@@ -82,7 +88,12 @@ export function generate(rng) {
   if (rng.next() < 0.1) settings['x-powered-by'] = false
   const method = rng.next() < 0.25 ? 'HEAD' : 'GET'
   const path = rng.next() < 0.3 ? '/case?callback=' + rng.pick(['cb', 'a.b', 'x[0]', '<bad>', '']) : '/case'
-  return { settings, calls, end, request: { method, path, headers } }
+  let spy
+  if (rng.next() < 0.33) {
+    const names = SPIED.filter(() => rng.next() < 0.3)
+    spy = { on: rng.pick(['res', 'proto']), names: names.length > 0 ? names : [rng.pick(SPIED)] }
+  }
+  return { settings, calls, end, spy, request: { method, path, headers } }
 }
 
 /** A body logger's res.end: what it is called with goes into headers, set from inside it. */
@@ -117,8 +128,41 @@ function wrapWriteHead(res) {
   }
 }
 
-function handler(c) {
+/** An argument as the spy notes it. */
+function shown(value) {
+  if (Buffer.isBuffer(value)) return 'Buffer:' + value.toString('base64')
+  if (typeof value === 'function') return 'function'
+  if (typeof value === 'string') return JSON.stringify(value)
+  if (value && typeof value === 'object') {
+    try {
+      return (value.constructor ? value.constructor.name : 'null') + JSON.stringify(value)
+    } catch {
+      return 'unserialisable'
+    }
+  }
+  return String(value)
+}
+
+/** Wrap `names` on `target` with a spy noting each call in `log`, indented by how deep in other spied calls it is. */
+function spyOn(target, names, log) {
+  const depth = { n: 0 }
+  for (const name of names) {
+    const original = target[name]
+    target[name] = function (...args) {
+      log.push('  '.repeat(depth.n) + name + '(' + args.map(shown).join(', ') + ')')
+      depth.n++
+      try {
+        return original.apply(this, args)
+      } finally {
+        depth.n--
+      }
+    }
+  }
+}
+
+function handler(c, log) {
   return (req, res) => {
+    if (c.spy && c.spy.on === 'res') spyOn(res, c.spy.names, log)
     for (const [name, ...args] of c.calls) {
       if (name === 'local') res.locals[args[0]] = args[1]
       else if (name === 'wrapEnd') wrapEnd(res)
@@ -136,15 +180,16 @@ function handler(c) {
   }
 }
 
-export function build(lib, c) {
+export function build(lib, c, log = []) {
   const app = lib()
+  if (c.spy && c.spy.on === 'proto') spyOn(app.response, c.spy.names, log)
   app.set('env', 'production')
   for (const [name, value] of Object.entries(c.settings)) app.set(name, value)
   app.set('views', VIEWS)
   app.set('view engine', 'ejs')
   app.locals.site = 'Site'
   app.locals.title = 'Title'
-  app.get('/case', handler(c))
+  app.get('/case', handler(c, log))
   app.use((err, req, res, next) => res.status(599).send('error: ' + err.message))
   return app
 }
@@ -175,6 +220,7 @@ export async function runResponseFuzz({ seed = 1, cases = 200, switchyard = requ
   const statuses = {}
   const ends = {}
   const uncaught = []
+  let spied = 0
   const onUncaught = (err) => uncaught.push(String(err && err.stack || err))
   process.on('uncaughtException', onUncaught)
   // an error handler that throws again reaches the final handler, which logs
@@ -185,10 +231,16 @@ export async function runResponseFuzz({ seed = 1, cases = 200, switchyard = requ
   try {
     for (let i = 0; i < cases; i++) {
       const c = generate(rng)
-      const ours = await listen(alternate(build(switchyard, c), i))
-      const theirs = await listen(alternate(build(express, c), i))
+      const logs = [[], []]
+      const ours = await listen(alternate(build(switchyard, c, logs[0]), i))
+      const theirs = await listen(alternate(build(express, c, logs[1]), i))
       try {
         const [x, y] = await Promise.all([send(ours.address().port, c.request), send(theirs.address().port, c.request)])
+        if (c.spy) {
+          x.calls = logs[0]
+          y.calls = logs[1]
+          spied += logs[1].length
+        }
         statuses[x.status] = (statuses[x.status] ?? 0) + 1
         ends[c.end[0]] = (ends[c.end[0]] ?? 0) + 1
         if (JSON.stringify(x) !== JSON.stringify(y) && differences.length < 10) differences.push({ case: i, c, switchyard: x, express: y })
@@ -201,14 +253,14 @@ export async function runResponseFuzz({ seed = 1, cases = 200, switchyard = requ
     process.off('uncaughtException', onUncaught)
     console.error = consoleError
   }
-  return { seed, cases, statuses, ends, differences, uncaught, logged }
+  return { seed, cases, statuses, ends, differences, uncaught, logged, spied }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const report = await runResponseFuzz({ seed: cliNumber('seed', 1), cases: cliNumber('cases', 1000) })
   console.log(`response fuzz seed ${report.seed}: ${report.cases} cases`)
   console.log('statuses:', JSON.stringify(report.statuses), 'ends:', JSON.stringify(report.ends))
-  console.log('uncaught:', report.uncaught.length, 'errors logged by the final handlers:', report.logged, 'differences:', report.differences.length)
+  console.log('calls seen by spies:', report.spied, 'uncaught:', report.uncaught.length, 'errors logged by the final handlers:', report.logged, 'differences:', report.differences.length)
   for (const d of report.differences.slice(0, 4)) console.log(JSON.stringify(d).slice(0, 2500))
   process.exitCode = report.differences.length === 0 && report.uncaught.length === 0 ? 0 : 1
 }

@@ -2,7 +2,8 @@
 // methods ending in a random answer (seed 1), on switchyard and express@5,
 // for GET and HEAD with random conditional, Range, Accept and Referer headers. The
 // status, the headers in order (but Date and X-Powered-By) and the body
-// bytes must be the same.
+// bytes must be the same, and so must the calls a spy wrapping some of the
+// response's methods sees.
 // Any size or seed: `npm run fuzz:response -- --seed N --cases M` (docs/reliability.md).
 import { describe, expect, it } from 'vitest'
 // @ts-expect-error plain ESM module without types, shared with the CLI
@@ -21,5 +22,7 @@ describe('response fuzz: seed 1, 600 cases, switchyard vs express@5', () => {
     expect(report.ends.download).toBeGreaterThan(5)
     expect(report.ends.render).toBeGreaterThan(5)
     for (const status of ['200', '302', '304', '599']) expect(report.statuses[status]).toBeGreaterThan(5)
+    // the spies, wrapping methods in a third of the cases, saw calls to compare
+    expect(report.spied).toBeGreaterThan(100)
   })
 })
