@@ -133,7 +133,14 @@ application.handle = function handle(this: any, req: any, res: any, callback?: N
   const response = this.response
   // built by an adopted server (adoptServer) with the app's prototypes already
   const built = Object.getPrototypeOf(req) === request
-  if (this.settings['x-powered-by']) {
+  // Express reads `env` (for its final handler) and `x-powered-by` through
+  // app.get and app.enabled on every request; when a tool wrapped one of
+  // those (or app.set, which they call), it sees the same reads. Without a
+  // callback the router ends in the app's final handler (made once per app,
+  // or with the env read for this request).
+  const own = this.get === ownGet && this.enabled === ownEnabled && this.set === ownSet
+  const final = callback ? undefined : own ? (this[kFinal] ??= finalFor(this)) : finalForEnv(this, this.get('env'))
+  if (own ? this.settings['x-powered-by'] : this.enabled('x-powered-by')) {
     // Express sets it through the setHeader res has before its prototype
     // changes: for a response an adopted server built with app.response
     // (and not seen by an app yet), that is the one of Node's class, not one
@@ -154,8 +161,6 @@ application.handle = function handle(this: any, req: any, res: any, callback?: N
     }
   } else swapPrototype(res, response)
   if (!res.locals) res.locals = Object.create(null)
-  // without a callback the router ends in the app's final handler (made once per app)
-  const final = callback ? undefined : (this[kFinal] ??= finalFor(this))
   const router = this.router
   // (compared with the handle this module defined, not with Router.prototype's:
   // a tool may wrap either, and Express calls whatever router.handle is)
@@ -173,6 +178,11 @@ const kFinal = Symbol('switchyard.app.final')
 
 function finalFor(app: any): (req: any, res: any, err: any) => void {
   return (req, res, err) => finalHandler(req, res, err, { env: app.settings.env, onerror: logError.bind(app) })
+}
+
+/** The final handler of one request, with the `env` read for it through a wrapped app.get. */
+function finalForEnv(app: any, env: any): (req: any, res: any, err: any) => void {
+  return (req, res, err) => finalHandler(req, res, err, { env, onerror: logError.bind(app) })
 }
 
 /** Never passed to a constructor by Node: guards the sizing blocks of adoptServer's constructors. */
@@ -332,13 +342,20 @@ application.disable = function disable(this: any, setting: string) {
 
 for (const method of methods) {
   application[method] = function (this: any, path: unknown) {
-    // app.get(name) reads a setting: keep that path free of allocations
-    if (method === 'get' && arguments.length === 1) return this.settings[path as string]
+    // app.get(name) reads a setting: keep that path free of allocations (and
+    // read it through app.set, as Express does, when a middleware wrapped that)
+    if (method === 'get' && arguments.length === 1) return this.set === ownSet ? this.settings[path as string] : this.set(path)
     const route = this.route(path)
     route[method](...Array.prototype.slice.call(arguments, 1))
     return this
   }
 }
+
+// Switchyard's own settings methods: while an app's are these, reading its
+// settings directly is the same as calling them
+const ownGet = application.get
+const ownSet = application.set
+const ownEnabled = application.enabled
 
 /** Route every HTTP method of `path` to the handlers. */
 application.all = function all(this: any, path: unknown, ...handlers: unknown[]) {

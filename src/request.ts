@@ -246,9 +246,11 @@ defineGetter('ips', function ips() {
 })
 
 defineGetter('host', function host() {
+  // (the trust function is read first, used or not, as Express reads it)
+  const trust = trustFn(this)
   const own = this.get === header
   let value = own ? single(this.headers['x-forwarded-host']) : this.get('X-Forwarded-Host')
-  if (!value || !peerTrusted(this)) value = own ? single(this.headers.host) : this.get('Host')
+  if (!value || !trust(remoteAddress(this) as string, 0)) value = own ? single(this.headers.host) : this.get('Host')
   else if (value.indexOf(',') !== -1) value = firstEntry(value, false)
   // HTTP/2 clients send the :authority pseudo-header instead of Host
   return value || single(this.headers[':authority']) || undefined

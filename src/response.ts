@@ -639,6 +639,12 @@ response.send = function send(body) {
   return this
 }
 
+/** `body` serialised with the app's JSON settings, read in Express's order (a wrapper of `app.get` sees it). */
+function jsonText(app: ResponseApp, body: unknown): string | undefined {
+  const escape = app.get('json escape')
+  return stringifyJson(body, app.get('json replacer'), app.get('json spaces'), escape)
+}
+
 /**
  * Send `body` as JSON (`application/json` unless a type is set), honouring
  * the `json replacer`, `json spaces` and `json escape` settings.
@@ -648,7 +654,7 @@ response.send = function send(body) {
  */
 response.json = function json(body) {
   const app = this.app
-  const text = stringifyJson(body, app.get('json replacer'), app.get('json spaces'), app.get('json escape'))
+  const text = jsonText(app, body)
   if (expressCalls(this)) {
     if (!this.get('Content-Type')) this.set('Content-Type', 'application/json')
   } else if (!readHeader(this, 'Content-Type', 'content-type')) {
@@ -669,7 +675,7 @@ response.json = function json(body) {
  */
 response.jsonp = function jsonp(body) {
   const app = this.app
-  let text = stringifyJson(body, app.get('json replacer'), app.get('json spaces'), app.get('json escape'))
+  let text = jsonText(app, body)
   let callback = this.req.query[app.get('jsonp callback name')]
 
   // (through res.get and res.set, as Express writes them, when a middleware would see it)

@@ -7,7 +7,7 @@ import net from 'node:net'
 import express from 'express'
 import listEndpoints from 'express-list-endpoints'
 import parseurl from 'parseurl'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import fw from '../../src/index'
 import { listen, request, type RawRequest } from '../support/diff'
 import { both, bothWith, reportErrors } from '../support/res-diff'
@@ -692,5 +692,70 @@ describe('deprecation warnings, as express@5.3 and router@2.3 give them (depd)',
   }
   it('a redirect with three arguments takes the first as the URL', () => {
     expect(fresh('redirect with three arguments').switchyard).toMatchObject({ status: 302, location: '301' })
+  })
+})
+
+// Express reads settings through app.get (which calls app.set) and
+// app.enabled: `env` and `x-powered-by` on every request, `etag fn`, the JSON
+// settings (escape first), `query parser fn`, `trust proxy fn` (req.host
+// reads it whether it uses it or not)... A tool that wraps one of these sees
+// those reads, and its answers are used.
+describe('settings read through app.get, app.set and app.enabled', () => {
+  // both final handlers log the errors of a production app on stderr
+  beforeAll(() => { vi.spyOn(console, 'error').mockImplementation(() => {}) })
+  afterAll(() => { vi.restoreAllMocks() })
+  const uses: Record<string, (req: any, res: any) => void> = {
+    'res.send': (req, res) => res.send('hi'),
+    'res.json': (req, res) => res.json({ a: 1 }),
+    'res.jsonp': (req, res) => res.jsonp([1]),
+    'req.query': (req, res) => res.end(JSON.stringify(req.query)),
+    'req.hostname': (req, res) => res.end(String(req.hostname)),
+    'req.subdomains': (req, res) => res.end(String(req.subdomains)),
+    'an error to the final handler': (req, res) => { throw new Error('boom') }
+  }
+  for (const wrapped of [['get', 'set', 'enabled'], ['set'], ['get'], ['enabled']]) {
+    for (const [name, use] of Object.entries(uses)) {
+      it(`${name}, with app.${wrapped.join('/app.')} wrapped`, async () => {
+        const out = await recorded((app, lib, record) => {
+          app.set('env', 'production')
+          for (const method of wrapped) {
+            const original = app[method]
+            app[method] = function (this: any, ...args: any[]) {
+              record(method + '(' + args.map((a) => typeof a === 'function' ? 'fn' : JSON.stringify(a)).join(', ') + ')')
+              return original.apply(this, args)
+            }
+          }
+          app.get('/t', use)
+        }, { method: 'GET', path: '/t?callback=cb&a[b]=1', headers: { host: 'a.b.example.com' } })
+        // (the final handlers log an error from a setImmediate, reading env then)
+        await new Promise((resolve) => setTimeout(resolve, 20))
+        expect(out.switchyard).toEqual(out.express)
+        expect(out.express.records.length).toBeGreaterThan(0)
+      })
+    }
+  }
+
+  it('a wrapper\'s answers are used: app.get giving another env and json spaces', async () => {
+    const out = await recorded((app) => {
+      app.set('env', 'production')
+      const get = app.get
+      app.get = function (this: any, ...args: any[]) {
+        if (args.length === 1 && args[0] === 'env') return 'development'
+        if (args.length === 1 && args[0] === 'json spaces') return 2
+        return get.apply(this, args)
+      }
+      app.get('/json', (req: any, res: any) => res.json({ a: 1 }))
+    }, { method: 'GET', path: '/json' })
+    expect(out.switchyard).toEqual(out.express)
+    expect((out.express.answer as any).body).toContain('\n  "a"')
+    const errors = await recorded((app) => {
+      app.set('env', 'development')
+      const get = app.get
+      app.get = function (this: any, ...args: any[]) { return args.length === 1 && args[0] === 'env' ? 'production' : get.apply(this, args) }
+      app.get('/error', () => { throw new Error('<detail>') })
+    }, { method: 'GET', path: '/error' })
+    expect(errors.switchyard).toEqual(errors.express)
+    // the production page (no stack): the wrapper's env was used
+    expect((errors.express.answer as any).body).toContain('<pre>Internal Server Error</pre>')
   })
 })
