@@ -213,8 +213,8 @@ defineGetter('path', function path() {
   return url ? (url.pathname ?? undefined) : undefined
 })
 
-// \`host\`, \`protocol\` and \`xhr\` read their headers as Express does, through
-// \`req.get\`, when a middleware replaced or wrapped it (it sees those calls);
+// `host`, `protocol` and `xhr` read their headers as Express does, through
+// `req.get`, when a middleware replaced or wrapped it (it sees those calls);
 // otherwise directly, which is the same.
 
 defineGetter('protocol', function protocol() {

@@ -395,10 +395,9 @@ const ownStatus = response.status
 const ownVary = response.vary
 
 /** Would a middleware see the calls Express makes to `res.get`, `set`, `type` and `status`? */
-export function expressCalls(res: Response): boolean {
+function expressCalls(res: Response): boolean {
   return res.get !== ownGet || res.set !== ownSet || res.type !== ownType || res.status !== ownStatus
 }
-
 
 /** A body on its way to `res.end`: a view other than a Buffer stays one where Express keeps it (see `send`). */
 type Chunk = string | Buffer | ArrayBufferView | undefined
@@ -663,6 +662,17 @@ response.json = function json(body) {
   return this.send(text)
 }
 
+/** `nosniff` and the type jsonp sends: `res.set(type)` as Express calls it, or the value that gives (`full`) written directly. */
+function jsonpType(res: Response, calls: boolean, type: string, full: string): void {
+  if (calls) {
+    res.set('X-Content-Type-Options', 'nosniff')
+    res.set('Content-Type', type)
+  } else {
+    res.setHeader('X-Content-Type-Options', 'nosniff')
+    res.setHeader('Content-Type', full)
+  }
+}
+
 /**
  * Like `res.json`, wrapped in a call to the function named by the query
  * parameter of the `jsonp callback name` setting (default 'callback') when
@@ -680,24 +690,10 @@ response.jsonp = function jsonp(body) {
 
   // (through res.get and res.set, as Express writes them, when a middleware would see it)
   const calls = expressCalls(this)
-  if (!(calls ? this.get('Content-Type') : this.getHeader('Content-Type'))) {
-    if (calls) {
-      this.set('X-Content-Type-Options', 'nosniff')
-      this.set('Content-Type', 'application/json')
-    } else {
-      this.setHeader('X-Content-Type-Options', 'nosniff')
-      this.setHeader('Content-Type', JSON_UTF8)
-    }
-  }
+  if (!(calls ? this.get('Content-Type') : this.getHeader('Content-Type'))) jsonpType(this, calls, 'application/json', JSON_UTF8)
   if (Array.isArray(callback)) callback = callback[0]
   if (typeof callback === 'string' && callback.length !== 0) {
-    if (calls) {
-      this.set('X-Content-Type-Options', 'nosniff')
-      this.set('Content-Type', 'text/javascript')
-    } else {
-      this.setHeader('X-Content-Type-Options', 'nosniff')
-      this.setHeader('Content-Type', JAVASCRIPT_UTF8)
-    }
+    jsonpType(this, calls, 'text/javascript', JAVASCRIPT_UTF8)
     text = jsonpBody(callback, text)
   }
   return this.send(text)
