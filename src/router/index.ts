@@ -1,5 +1,5 @@
 import parseUrl from 'parseurl'
-import { Layer, directHandler, forwardRejection, kInternals, matchLayer, matchedPattern, type Handler, type MatchResult } from './layer'
+import { Layer, directHandler, forwardRejection, kInternals, matchLayer, matchedPattern, ownMatcher, type Handler, type MatchResult } from './layer'
 import { from, indexOf, kState, lookUp, newState, stateOf, type RouterState } from './stack'
 import { Route, useArguments } from './route'
 import { methods } from './methods'
@@ -366,7 +366,7 @@ function stepper(d: Dispatch): Next {
         // the stack goes through step; sameParse spelled out, because calling
         // it here cost 11.6k more instructions over 100 middlewares: design item 27)
         const internals = layer[kInternals]
-        if (layer.slash === true && req.url === d.lastUrl && req._parsedUrl === d.lastParsed && internals !== undefined) {
+        if (layer.slash === true && req.url === d.lastUrl && req._parsedUrl === d.lastParsed && internals !== undefined && ownMatcher(layer)) {
           d.idx = i + 1
           d.sync++
           req[kMatchedRoute] = '/'
@@ -493,8 +493,9 @@ function step(d: Dispatch, err: any): void {
       break
     }
     const candidate = stack[i]
-    if (candidate.slash === true && candidate instanceof Layer) {
+    if (candidate.slash === true && candidate instanceof Layer && ownMatcher(candidate)) {
       // middleware on '/': matches every path, nothing stripped, fresh params
+      // (unless a tool replaced its match: then it is asked, as router@2.3 asks it)
       layer = candidate
       found = null
       d.idx = i + 1

@@ -234,6 +234,11 @@ export let matchedPattern: unknown
 
 const layerMatch = Layer.prototype.match
 
+/** Is `layer.match` the one this module defined (so that matching without asking it is the same)? */
+export function ownMatcher(layer: Layer): boolean {
+  return layer.match === layerMatch
+}
+
 /**
  * The handler of a layer whose internals are `internals`, when a request may
  * call it directly, with no tracing and no arity check on the way: when it

@@ -2,7 +2,7 @@
 // tools read and edit as `router.stack` (every edit bumps a version), and the
 // index of the layers by exact path and by first path segment, rebuilt when
 // the version moved. See docs/design.md (Speed, items 2, 8 and 10).
-import { Layer, firstSegment, kInternals } from './layer'
+import { Layer, firstSegment, kInternals, ownMatcher } from './layer'
 
 /** The static-route index of a router's stack, rebuilt when the stack changes. */
 export interface StackIndex {
@@ -118,7 +118,8 @@ export function indexOf(state: RouterState, sensitive: boolean, strict: boolean)
   }
   for (let i = 0; i < stack.length; i++) {
     const layer = stack[i]
-    const keys = !linear && layer instanceof Layer && layer[kInternals].sensitive === sensitive ? layer[kInternals] : undefined
+    // (a layer whose match a tool replaced is tried in turn: router@2.3 asks every layer)
+    const keys = !linear && layer instanceof Layer && layer[kInternals].sensitive === sensitive && ownMatcher(layer) ? layer[kInternals] : undefined
     const lits = keys !== undefined && layer.route && keys.end && keys.strict === strict ? keys.literals : undefined
     const segs = keys !== undefined && lits === undefined ? keys.segments : undefined
     if (lits) add(literal, lits, i)

@@ -759,3 +759,50 @@ describe('settings read through app.get, app.set and app.enabled', () => {
     expect((errors.express.answer as any).body).toContain('<pre>Internal Server Error</pre>')
   })
 })
+
+// A tool that replaces layer.match (on a layer, or on Layer.prototype) is
+// asked as router@2.3 asks it: for every layer the request passes, in order,
+// '/' middleware included, even where the static-route index would skip it.
+describe('a replaced layer.match is asked for every layer the request passes', () => {
+  /** An app of more than four layers (so the router indexes it), the match of each layer wrapped to note its calls and force what it returns. */
+  function matchApp(lib: Lib, record: (v: unknown) => void, on: 'layers' | 'prototype') {
+    const app = lib()
+    app.use(function logger(req: any, res: any, next: any) { next() })
+    app.get('/a', (req: any, res: any) => res.send('a'))
+    app.get('/b', (req: any, res: any) => res.send('b'))
+    app.get('/c/:id', (req: any, res: any) => res.send('c' + req.params.id))
+    const inner = lib.Router()
+    inner.get('/x', (req: any, res: any) => res.send('x'))
+    app.use('/in', inner)
+    app.use((req: any, res: any) => res.status(404).send('none'))
+    const wrap = (original: (path: string) => unknown) => function (this: any, path: string) {
+      const m = original.call(this, path)
+      record(`${this.name} ${this.route ? this.route.path : ''} ${path} -> ${m ? 'match' : 'no'}`)
+      return m
+    }
+    if (on === 'layers') {
+      for (const layer of app.router.stack) layer.match = wrap(layer.match)
+    } else {
+      const proto = Object.getPrototypeOf(app.router.stack[0])
+      const original = proto.match
+      proto.match = wrap(original)
+      record.restore = () => { proto.match = original }
+    }
+    return app
+  }
+  for (const on of ['layers', 'prototype'] as const) {
+    for (const path of ['/a', '/b', '/c/7', '/in/x', '/zzz']) {
+      it(`GET ${path}, match wrapped on the ${on}`, async () => {
+        const restores: Array<() => void> = []
+        const out = await recorded((app, lib, record: any) => {
+          const built = matchApp(lib, record, on)
+          if (record.restore) restores.push(record.restore)
+          app.use(built)
+        }, { method: 'GET', path })
+        for (const restore of restores) restore()
+        expect(out.switchyard).toEqual(out.express)
+        expect(out.express.records.length).toBeGreaterThan(1)
+      })
+    }
+  }
+})
