@@ -14,7 +14,7 @@ import proxyaddr from 'proxy-addr'
 import typeis from 'type-is'
 import { http2HasBody } from './http2'
 import { nativeGetHeaderOf } from './utils/headers'
-import { response } from './response'
+import { headerOf, response } from './response'
 
 /** A compiled `trust proxy` setting: is the address at hop `i` trusted? */
 export type TrustFn = (addr: string, i: number) => boolean
@@ -290,8 +290,8 @@ defineGetter('fresh', function isFresh() {
   const ownGet = res.get === responseGet
   if (!headers['if-none-match'] && !headers['if-modified-since'] && ownGet && nativeGetHeaderOf(res)) return false
   return fresh(headers, {
-    etag: ownGet ? res.getHeader('ETag') : res.get('ETag'),
-    'last-modified': ownGet ? res.getHeader('Last-Modified') : res.get('Last-Modified')
+    etag: headerOf(res as any, 'ETag'),
+    'last-modified': headerOf(res as any, 'Last-Modified')
   })
 })
 

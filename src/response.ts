@@ -196,7 +196,7 @@ response.get = function get(field) {
  * res.append('Warning', '199 Miscellaneous warning')
  */
 response.append = function append(field, val) {
-  const prev: any = this.get === ownGet ? this.getHeader(field) : this.get(field)
+  const prev: any = headerOf(this, field)
   let value: any = val
   if (prev) {
     value = Array.isArray(prev) ? prev.concat(val) : Array.isArray(val) ? [prev].concat(val) : [prev, val]
@@ -238,7 +238,7 @@ response.contentType = response.type
  * res.links({ next: '/page/3', prev: '/page/1' })
  */
 response.links = function links(links) {
-  let link: any = (this.get === ownGet ? this.getHeader('Link') : this.get('Link')) || ''
+  let link: any = headerOf(this, 'Link') || ''
   if (link) link += ', '
   const entries: string[] = []
   for (const rel of Object.keys(links)) {
@@ -260,8 +260,7 @@ response.links = function links(links) {
  * res.location('/login?next=%2Fcart')
  */
 response.location = function location(url) {
-  if (this.set === ownSet) this.setHeader('Location', encodeUrl(url))
-  else this.set('Location', encodeUrl(url))
+  setThrough(this, 'Location', encodeUrl(url))
   return this
 }
 
@@ -348,8 +347,7 @@ response.attachment = function attachment(filename) {
   // an empty string is a file name (`filename=""`); only a missing one means none
   const name = filename !== undefined ? basename(filename) : undefined
   if (name) this.type(extname(name))
-  if (this.set === ownSet) this.setHeader('Content-Disposition', contentDisposition(name))
-  else this.set('Content-Disposition', contentDisposition(name))
+  setThrough(this, 'Content-Disposition', contentDisposition(name))
   return this
 }
 
@@ -393,6 +391,17 @@ const ownSet = response.set
 const ownType = response.type
 const ownStatus = response.status
 const ownVary = response.vary
+
+/** A header of `res` read as Express reads it, through `res.get`: directly while that is Switchyard's own. */
+export function headerOf(res: Response, name: string): number | string | string[] | undefined {
+  return res.get === ownGet ? res.getHeader(name) : res.get(name)
+}
+
+/** A header (a string needing none of `res.set`'s conversions) written as Express writes it, through `res.set`: directly while that is Switchyard's own. */
+function setThrough(res: Response, name: string, value: string): void {
+  if (res.set === ownSet) res.setHeader(name, value)
+  else res.set(name, value)
+}
 
 /** Would a middleware see the calls Express makes to `res.get`, `set`, `type` and `status`? */
 function expressCalls(res: Response): boolean {
@@ -690,7 +699,7 @@ response.jsonp = function jsonp(body) {
 
   // (through res.get and res.set, as Express writes them, when a middleware would see it)
   const calls = expressCalls(this)
-  if (!(calls ? this.get('Content-Type') : this.getHeader('Content-Type'))) jsonpType(this, calls, 'application/json', JSON_UTF8)
+  if (!headerOf(this, 'Content-Type')) jsonpType(this, calls, 'application/json', JSON_UTF8)
   if (Array.isArray(callback)) callback = callback[0]
   if (typeof callback === 'string' && callback.length !== 0) {
     jsonpType(this, calls, 'text/javascript', JAVASCRIPT_UTF8)
