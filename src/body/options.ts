@@ -76,8 +76,32 @@ export function compileType(type: unknown, fallback: string): Matcher {
   // type-is matches no value of an array that is not a string (an empty
   // array matches every Content-Type), and a value that is neither: such a
   // parser reads no request
-  if (Array.isArray(type)) return headerMatcher(type.slice())
+  if (Array.isArray(type)) return listMatcher(type)
   return never
+}
+
+/**
+ * A matcher for a list of types, read as body-parser reads it: at every
+ * request, so an edit of the array after the parser was made counts. The
+ * answers are remembered per header while the list holds what it held
+ * (compared element by element: lists are short).
+ */
+function listMatcher(types: unknown[]): Matcher {
+  let seen = types.slice()
+  let match = headerMatcher(seen as string[])
+  return (req) => {
+    if (!sameList(types, seen)) {
+      seen = types.slice()
+      match = headerMatcher(seen as string[])
+    }
+    return match(req)
+  }
+}
+
+function sameList(a: unknown[], b: unknown[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
 }
 
 function never(): boolean {

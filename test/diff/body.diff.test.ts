@@ -339,3 +339,38 @@ describe('other options checked as body-parser@2 checks them', () => {
     })
   }
 })
+
+// body-parser reads a `type` array at every request: an edit made to it after
+// the parser was created changes which requests it parses.
+describe('a type array edited after the parser was made vs body-parser@2', () => {
+  const edits: Array<[string, (types: string[]) => void]> = [
+    ['a type pushed', (types) => { types.push('application/json') }],
+    ['a type replaced', (types) => { types[0] = 'text/*' }],
+    ['the array emptied (an empty list matches every type)', (types) => { types.length = 0 }],
+    ['a type removed', (types) => { types.splice(0, 1) }]
+  ]
+  for (const [name, edit] of edits) {
+    it(name, async () => {
+      const answers = []
+      for (const side of ['ours', 'theirs'] as const) {
+        const types = ['application/x-custom', 'text/plain']
+        const parsers = side === 'ours' ? bodyParser : bodyParserOracle
+        const server = await serve(reportingApp(side === 'ours' ? fw() : express(), [parsers.text({ type: types })]) as any)
+        try {
+          const ask = async (type: string) => {
+            const a = await send(server.port, { headers: { 'Content-Type': type }, body: '{"a":1}' })
+            return { status: a.status, body: a.json ?? a.text }
+          }
+          const before = [await ask('application/json'), await ask('text/plain'), await ask('application/x-custom'), await ask('text/html')]
+          edit(types)
+          const after = [await ask('application/json'), await ask('text/plain'), await ask('application/x-custom'), await ask('text/html')]
+          answers.push({ before, after })
+        } finally {
+          await server.close()
+        }
+      }
+      expect(answers[0]).toEqual(answers[1])
+      expect(answers[1].after).not.toEqual(answers[1].before)
+    })
+  }
+})
