@@ -103,7 +103,12 @@ proto.param = function param(name: string, fn: ParamCallback) {
   if (typeof name !== 'string') throw new TypeError('argument name must be a string')
   if (!fn) throw new TypeError('argument fn is required')
   if (typeof fn !== 'function') throw new TypeError('argument fn must be a function')
-  ;(this.params[name] ??= []).push(fn)
+  let params = this.params[name]
+  if (!params) params = this.params[name] = []
+  // (router@2.3's words for a name that Object.prototype holds, 'toString' or
+  // '__proto__': its variable is named params, which the bundle may rename)
+  if (typeof params.push !== 'function') throw new TypeError('params.push is not a function')
+  params.push(fn)
   return this
 }
 

@@ -806,3 +806,34 @@ describe('a replaced layer.match is asked for every layer the request passes', (
     }
   }
 })
+
+// router@2.3 keeps param callbacks in a plain object: a name that
+// Object.prototype holds finds a function there, and pushing to it fails.
+describe('param callbacks on a name Object.prototype holds', () => {
+  for (const name of ['toString', '__proto__', 'constructor', 'hasOwnProperty', 'valueOf']) {
+    it(`router.param('${name}') and app.param('${name}') throw router@2.3's TypeError`, () => {
+      const thrown = (register: () => unknown) => {
+        try {
+          register()
+          return 'no error'
+        } catch (err: any) {
+          return `${err.constructor.name}: ${err.message}`
+        }
+      }
+      const ours = [thrown(() => fw.Router().param(name, () => {})), thrown(() => fw().param(name, () => {}))]
+      const theirs = [thrown(() => express.Router().param(name, () => {})), thrown(() => express().param(name, () => {}))]
+      expect(ours).toEqual(theirs)
+      expect(theirs[0]).toBe('TypeError: params.push is not a function')
+    })
+  }
+
+  it('a falsy entry put in router.params is replaced, as router@2.3 replaces it', () => {
+    const ours = fw.Router() as any
+    const theirs = express.Router() as any
+    ours.params.id = 0
+    theirs.params.id = 0
+    ours.param('id', () => {})
+    theirs.param('id', () => {})
+    expect(ours.params.id.length).toBe(theirs.params.id.length)
+  })
+})
