@@ -247,7 +247,7 @@ function adoptServer(app: any, req: any): void {
 }
 
 function logError(this: any, err: any) {
-  if (this.get('env') !== 'test') console.error(err.stack || err.toString())
+  if (this.get('env') !== 'test') console.error(err)
 }
 
 /** Mount middleware, routers or sub-apps on an optional path (default '/'). */

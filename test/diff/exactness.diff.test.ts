@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import net from 'node:net'
+import { inspect } from 'node:util'
 import express from 'express'
 import listEndpoints from 'express-list-endpoints'
 import parseurl from 'parseurl'
@@ -836,4 +837,48 @@ describe('param callbacks on a name Object.prototype holds', () => {
     theirs.param('id', () => {})
     expect(ours.params.id.length).toBe(theirs.params.id.length)
   })
+})
+
+// express@5.3's final handler logs what reached it as it is: console.error(err)
+// (util.inspect: an error's own fields, a plain object or array as data), and
+// so never throws on a value without a usable toString.
+describe('what the default error handler logs', () => {
+  const values: Array<[string, () => unknown]> = [
+    ['an Error with fields of its own', () => Object.assign(new Error('timed out'), { code: 'ETIMEDOUT', timeout: 20 })],
+    ['a plain object', () => ({ status: 409, message: 'conflict' })],
+    ['an array', () => ['a', 'b']],
+    ['an object without a prototype', () => Object.assign(Object.create(null), { status: 400 })],
+    ['an object whose toString is not a function', () => ({ status: 422, toString: 1 })],
+    ['a string', () => 'plain text']
+  ]
+  for (const [label, make] of values) {
+    it(`${label}: the same answer, and the same thing logged`, async () => {
+      const logged: Record<string, unknown[]> = {}
+      const answers: Record<string, unknown> = {}
+      const spy = vi.spyOn(console, 'error').mockImplementation(() => {})
+      try {
+        for (const [name, lib] of [['switchyard', fw], ['express', express]] as const) {
+          const app = (lib as Lib)()
+          app.set('env', 'production')
+          app.get('/', (req: any, res: any, next: any) => next(make()))
+          const server = await listen(app)
+          try {
+            const { status, body } = await request(server.port, { path: '/' })
+            answers[name] = { status, body }
+            await new Promise((r) => setImmediate(r))
+            // the stack's frames differ between the libraries; the rest must not
+            logged[name] = spy.mock.calls.map((args) => args.map((a) => inspect(a).replace(/\n\s+at .*/g, '')))
+            spy.mockClear()
+          } finally {
+            await server.close()
+          }
+        }
+      } finally {
+        spy.mockRestore()
+      }
+      expect(answers.switchyard).toEqual(answers.express)
+      expect(logged.switchyard).toEqual(logged.express)
+      expect(logged.express).toHaveLength(1)
+    })
+  }
 })
