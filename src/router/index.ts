@@ -253,6 +253,8 @@ class Dispatch {
   /** mergeParams with a parent object: the matched params are only copied */
   readonly plainParams: boolean
   readonly parentUrl: string
+  /** req.baseUrl as the pass found it (undefined at the app's own router), put back on handing over */
+  readonly parentBaseUrl: unknown
   readonly parentNext: any
   /** req's router@2.3 matched pattern when the pass started (restored with baseUrl, next and params) */
   readonly parentMatched: unknown
@@ -295,7 +297,8 @@ class Dispatch {
     this.protohost = protohostOf(req.url)
     this.parentParams = req.params
     this.plainParams = this.mergeParams && typeof req.params === 'object' && req.params !== null
-    this.parentUrl = req.baseUrl || ''
+    this.parentBaseUrl = req.baseUrl
+    this.parentUrl = (this.parentBaseUrl as string) || ''
     this.parentNext = req.next
     this.parentMatched = req[kMatchedRoute]
     this.allowed = req.method === 'OPTIONS' ? [] : undefined
@@ -338,7 +341,7 @@ function finish(d: Dispatch, err: any): void {
 
 function handOver(d: Dispatch, err: any): void {
   const req = d.req
-  req.baseUrl = d.parentUrl
+  req.baseUrl = d.parentBaseUrl
   req.next = d.parentNext
   req.params = d.parentParams
   req[kMatchedRoute] = d.parentMatched

@@ -882,3 +882,44 @@ describe('what the default error handler logs', () => {
     })
   }
 })
+
+// router@2.3 puts back the req.baseUrl it found (undefined at the app's own
+// router) when a pass hands over, so loggers and metrics reading it on
+// 'finish' see undefined for a request the final handler answered.
+describe('req.baseUrl once the final handler has answered', () => {
+  const paths = ['/ok', '/nothere', '/err', '/r/7/x', '/r/7/fail', '/sub/none']
+  for (const path of paths) {
+    it(`${path}: the same baseUrl, next and params on 'finish'`, async () => {
+      const seen: Record<string, string> = {}
+      for (const [name, lib] of [['switchyard', fw], ['express', express]] as const) {
+        const app = (lib as Lib)()
+        app.set('env', 'test')
+        let state = 'not finished'
+        app.use((req: any, res: any, next: any) => {
+          res.on('finish', () => {
+            state = JSON.stringify({ baseUrl: req.baseUrl === undefined ? 'undefined' : req.baseUrl, own: Object.keys(req).includes('baseUrl'), next: typeof req.next, params: req.params === undefined ? 'undefined' : req.params })
+          })
+          next()
+        })
+        app.get('/ok', (req: any, res: any) => res.send('ok'))
+        app.get('/err', (req: any, res: any, next: any) => next(new Error('boom')))
+        const r = (lib as Lib).Router({ mergeParams: true })
+        r.get('/x', (req: any, res: any, next: any) => next())
+        r.get('/fail', () => { throw new Error('inside') })
+        app.use('/r/:id', r)
+        const sub = (lib as Lib)()
+        sub.set('env', 'test')
+        app.use('/sub', sub)
+        const server = await listen(app)
+        try {
+          const { status } = await request(server.port, { path })
+          for (let i = 0; i < 20 && state === 'not finished'; i++) await new Promise((r) => setImmediate(r))
+          seen[name] = status + ' ' + state
+        } finally {
+          await server.close()
+        }
+      }
+      expect(seen.switchyard).toBe(seen.express)
+    })
+  }
+})

@@ -11,8 +11,12 @@
 // (the symbols `router.tracing.matchedRoute` and
 // `router.tracing.publishedErrors`, with their values). Every other app is served
 // behind a wrapper function, so that its requests are swapped rather than
-// built with the app's prototypes. Each request's answer (the
-// status and the list of records) must be the same from both.
+// built with the app's prototypes. Every other pair of apps has no 404 or
+// error handler of its own, so that the built-in final handler answers, and
+// records what req holds once the response is done (baseUrl, next, params...
+// as the routers put them back, which loggers and metrics read on 'finish').
+// Each request's answer (the status and the list of records) and that final
+// state must be the same from both.
 //
 //   npm run fuzz:router -- --seed N --apps M [--traced 1]
 //
@@ -88,8 +92,27 @@ function record(req, tag, next) {
   })
 }
 
-/** Build the tree on `lib` (switchyard or express). */
-export function build(lib, tree) {
+/** What req holds once the response is done: what the routers put back (read by loggers and metrics on 'finish'). */
+function finalState(req) {
+  return JSON.stringify({
+    url: req.url,
+    baseUrl: req.baseUrl,
+    ownBaseUrl: Object.prototype.hasOwnProperty.call(req, 'baseUrl'),
+    originalUrl: req.originalUrl,
+    params: req.params === undefined ? 'undefined' : req.params,
+    next: typeof req.next,
+    route: req.route ? String(req.route.path) : null,
+    reqKeys: Object.keys(req).join()
+  })
+}
+
+/**
+ * Build the tree on `lib` (switchyard or express). With `finals` (a list),
+ * the app records req's state when each response is done into it, and has
+ * no 404 and error handlers of its own: requests nobody answers reach the
+ * built-in final handler.
+ */
+export function build(lib, tree, finals) {
   let id = 0
   const fill = (target, items) => {
     for (const item of items) {
@@ -146,7 +169,17 @@ export function build(lib, tree) {
   }
   const app = lib()
   app.set('env', 'production')
+  if (finals !== undefined) {
+    app.use((req, res, next) => {
+      let done = false
+      const note = () => { if (!done) { done = true; finals.push(finalState(req)) } }
+      res.on('finish', note)
+      res.on('close', note)
+      next()
+    })
+  }
   fill(app, tree)
+  if (finals !== undefined) return app
   app.use((req, res) => res.status(404).json({ fellThrough: true, records: req.records ?? [] }))
   app.use((err, req, res, next) => res.status(500).json({ error: err.message, status: err.status, records: req.records ?? [] }))
   return app
@@ -200,34 +233,55 @@ export async function runRouterFuzz({ seed = 1, apps = 20, traced = false, switc
   const differences = []
   const statuses = {}
   const trace = traced ? traceEvents() : undefined
+  // the final handler of a production app logs each error it answers
+  const log = console.error
+  console.error = () => {}
   let requests = 0
   let records = 0
   let events = 0
+  let finals = 0
   // one server at a time while tracing (the channel is one for both); a turn
   // of the event loop after the answer for events that come after it
-  const ask = async (server, method, path) => {
-    if (trace === undefined) return { answer: await send(server.address().port, method, path) }
-    trace.events.length = 0
-    const answer = await send(server.address().port, method, path)
-    await new Promise((resolve) => setImmediate(resolve))
-    return { answer, events: trace.events.splice(0) }
+  // (`finals`: req's state when the response was done, for apps built with a list)
+  const ask = async (server, method, path, finals) => {
+    const before = finals?.length
+    const out = {}
+    if (trace === undefined) out.answer = await send(server.address().port, method, path)
+    else {
+      trace.events.length = 0
+      out.answer = await send(server.address().port, method, path)
+      await new Promise((resolve) => setImmediate(resolve))
+      out.events = trace.events.splice(0)
+    }
+    if (finals !== undefined) {
+      for (let i = 0; i < 50 && finals.length === before; i++) await new Promise((resolve) => setImmediate(resolve))
+      out.final = finals.length === before ? 'not done' : finals[finals.length - 1]
+    }
+    return out
   }
   try {
     for (let a = 0; a < apps; a++) {
       const tree = generate(rng)
-      const ours = await listen(alternate(build(switchyard, tree), a))
-      const theirs = await listen(alternate(build(express, tree), a))
+      // every other pair of apps answers nothing itself: the built-in final
+      // handler does, and what req holds afterwards is compared
+      const bare = ((a >> 1) & 1) === 1
+      const ourFinals = bare ? [] : undefined
+      const theirFinals = bare ? [] : undefined
+      const ours = await listen(alternate(build(switchyard, tree, ourFinals), a))
+      const theirs = await listen(alternate(build(express, tree, theirFinals), a))
       try {
         for (const path of PATHS) {
           for (const method of METHODS) {
             requests++
             const [x, y] = traced
-              ? [await ask(ours, method, path), await ask(theirs, method, path)]
-              : await Promise.all([ask(ours, method, path), ask(theirs, method, path)])
+              ? [await ask(ours, method, path, ourFinals), await ask(theirs, method, path, theirFinals)]
+              : await Promise.all([ask(ours, method, path, ourFinals), ask(theirs, method, path, theirFinals)])
+            if (x.final !== undefined) finals++
             statuses[x.answer.status] = (statuses[x.answer.status] ?? 0) + 1
             if (method !== 'HEAD' && x.answer.body.startsWith('{')) records += JSON.parse(x.answer.body).records?.length ?? 0
             events += x.events?.length ?? 0
-            const same = x.answer.status === y.answer.status && x.answer.body === y.answer.body && JSON.stringify(x.events) === JSON.stringify(y.events)
+            const same = x.answer.status === y.answer.status && x.answer.body === y.answer.body &&
+              JSON.stringify(x.events) === JSON.stringify(y.events) && x.final === y.final
             if (!same && differences.length < 10) {
               differences.push({ app: a, tree, method, path, switchyard: x, express: y })
             }
@@ -240,13 +294,14 @@ export async function runRouterFuzz({ seed = 1, apps = 20, traced = false, switc
     }
   } finally {
     trace?.stop()
+    console.error = log
   }
-  return { seed, apps, requests, records, events, statuses, differences }
+  return { seed, apps, requests, records, events, finals, statuses, differences }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const report = await runRouterFuzz({ seed: cliNumber('seed', 1), apps: cliNumber('apps', 200), traced: cliNumber('traced', 0) === 1 })
-  console.log(`router-state fuzz seed ${report.seed}: ${report.apps} apps, ${report.requests} requests, ${report.records} records, ${report.events} traced events`)
+  console.log(`router-state fuzz seed ${report.seed}: ${report.apps} apps, ${report.requests} requests, ${report.records} records, ${report.finals} final states, ${report.events} traced events`)
   console.log('statuses:', JSON.stringify(report.statuses))
   console.log('differences:', report.differences.length)
   for (const d of report.differences.slice(0, 3)) console.log(JSON.stringify(d, null, 1).slice(0, 3000))
