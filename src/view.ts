@@ -20,14 +20,16 @@ function tryStat(path: string): Stats | undefined {
   }
 }
 
-/** Load a template engine module by name: from the app's working directory first, then from here. */
+/**
+ * Load a template engine module by name as Express does: `require(name)`
+ * from the library's own location, so the module found (and its version) is
+ * the one an app on express@5 installed in the same place gets. (Only where
+ * this code runs without a CommonJS `require`, as the test runner loads the
+ * TypeScript sources, from the working directory.)
+ */
 function loadEngineModule(name: string): any {
-  try {
-    return createRequire(join(process.cwd(), 'noop.js'))(name)
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND' || typeof require !== 'function') throw err
-    return require(name)
-  }
+  if (typeof require === 'function') return require(name)
+  return createRequire(join(process.cwd(), 'noop.js'))(name)
 }
 
 /**

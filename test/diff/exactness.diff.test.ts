@@ -2,6 +2,9 @@
 // router@2.2 (issue 11): each builds the same app on both, sends the same
 // request, and compares what a client or a middleware can observe.
 import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import net from 'node:net'
 import { inspect } from 'node:util'
@@ -922,4 +925,40 @@ describe('req.baseUrl once the final handler has answered', () => {
       expect(seen.switchyard).toBe(seen.express)
     })
   }
+})
+
+// Express loads an engine it has no app.engine() for with require() from
+// its own location; the working directory's node_modules do not count.
+describe('a template engine module is found where Express finds it', () => {
+  it('not from the working directory: an engine only the working directory can see is missing for both', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sy-engine-'))
+    try {
+      mkdirSync(join(dir, 'node_modules', 'fakeeng'), { recursive: true })
+      mkdirSync(join(dir, 'views'))
+      writeFileSync(join(dir, 'views', 'page.fakeeng'), 'hi')
+      writeFileSync(join(dir, 'node_modules', 'fakeeng', 'index.js'), "exports.__express = (p, o, cb) => cb(null, 'rendered by fakeeng')")
+      const repo = fileURLToPath(new URL('../..', import.meta.url))
+      // the built library, as an app installed elsewhere loads it (npm test builds first)
+      const script = `
+        const libs = { switchyard: require(${JSON.stringify(join(repo, 'dist/index.cjs'))}), express: require(${JSON.stringify(join(repo, 'node_modules/express'))}) }
+        const out = {}
+        let left = 2
+        for (const [name, lib] of Object.entries(libs)) {
+          const app = lib()
+          app.set('views', ${JSON.stringify(join(dir, 'views'))})
+          app.set('view engine', 'fakeeng')
+          const done = (err, html) => {
+            out[name] = err ? err.code + ': ' + err.message.split('\\n')[0] : html
+            if (--left === 0) console.log(JSON.stringify(out))
+          }
+          // (a missing engine throws from app.render itself, in both)
+          try { app.render('page', done) } catch (err) { done(err) }
+        }`
+      const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: dir, encoding: 'utf8' }))
+      expect(out.switchyard).toBe(out.express)
+      expect(out.express).toBe("MODULE_NOT_FOUND: Cannot find module 'fakeeng'")
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
 })
