@@ -106,10 +106,13 @@ export function serveStatic(root: string, options?: ServeStaticOptions): StaticM
       return
     }
 
+    // the URL as received first, as serve-static parses it: both parses stay
+    // cached on req (`_parsedOriginalUrl`, `_parsedUrl`), in that order
+    const original = parseUrl.original(req)
     let path = parseUrl(req)?.pathname ?? ''
     // A mount point requested without its trailing slash ('/static' -> '/'):
     // let `send` see the directory itself so that it redirects.
-    if (path === '/' && !originalEndsWithSlash(req)) path = ''
+    if (path === '/' && !endsWithSlash(original?.pathname)) path = ''
 
     const stream = send(req, path, sendOptions) as StaticStream
     stream[NEXT] = next
@@ -130,9 +133,8 @@ function methodNotAllowed(res: ServerResponse): void {
   res.end()
 }
 
-/** Whether the URL as received (before mount-path stripping) ends with '/'. */
-function originalEndsWithSlash(req: IncomingMessage): boolean {
-  const pathname = parseUrl.original(req)?.pathname
+/** Whether the pathname of the URL as received (before mount-path stripping) ends with '/'. */
+function endsWithSlash(pathname: string | null | undefined): boolean {
   return pathname != null && pathname.charCodeAt(pathname.length - 1) === 47 /* / */
 }
 

@@ -29,7 +29,8 @@ function build(lib: Lib, options: object | undefined, mount: string): http.Reque
   app.use((req: http.IncomingMessage, res: http.ServerResponse) => {
     res.statusCode = 404
     res.setHeader('Content-Type', 'text/plain')
-    res.end(`fell through: ${req.method} ${req.url}`)
+    // and the parses left cached on req (serve-static parses the original URL too)
+    res.end(`fell through: ${req.method} ${req.url} ${Object.keys(req).filter((k) => k.startsWith('_parsed')).join()} ${(req as any)._parsedOriginalUrl?.pathname}`)
   })
   app.use((err: any, _req: http.IncomingMessage, res: http.ServerResponse, _next: unknown) => {
     res.statusCode = err.status ?? 500
@@ -133,6 +134,30 @@ for (const config of CONFIGS) {
     }
   })
 }
+
+describe('what fw.static leaves on req once it has served a file', () => {
+  for (const [mount, p] of [['/', '/todo.txt'], ['/static', '/static/todo.txt?x=1'], ['/static', '/static']] as const) {
+    it(`GET ${p} (mounted on ${mount}): the same own keys on 'finish'`, async () => {
+      const seen: Record<string, string> = {}
+      for (const [name, lib] of [['switchyard', fw], ['express', express]] as const) {
+        const app = (lib as any)()
+        let keys = 'not finished'
+        app.use((req: any, res: any, next: any) => { res.on('finish', () => { keys = Object.keys(req).join() }); next() })
+        app.use(mount, (lib as any).static(ROOT))
+        const server = await listen(app)
+        try {
+          const { status } = await request(server.port, get(p))
+          for (let i = 0; i < 20 && keys === 'not finished'; i++) await new Promise((r) => setImmediate(r))
+          seen[name] = `${status} ${keys}`
+        } finally {
+          await server.close()
+        }
+      }
+      expect(seen.switchyard).toBe(seen.express)
+      expect(seen.express).toContain('_parsedOriginalUrl')
+    })
+  }
+})
 
 describe('fw.static: differential coverage', () => {
   it('compares at least 50 cases', () => {
