@@ -402,15 +402,19 @@ application.listen = function listen(this: any, ...args: any[]) {
   const server = http.createServer(this)
   const last = args.length - 1
   if (typeof args[last] === 'function') {
+    // called once, for 'listening' or 'error', whichever comes first; shaped
+    // as Express's wrapper (the `once` package): named f, with `called` and,
+    // once called, `value` (what the callback returned, given back to any
+    // later call)
     const cb = args[last]
-    let called = false
-    const once = function (this: unknown, ...a: unknown[]) {
-      if (called) return
-      called = true
-      return cb.apply(this, a)
+    const f: { (this: unknown, ...a: unknown[]): unknown; called: boolean; value?: unknown } = function (this: unknown, ...a: unknown[]) {
+      if (f.called) return f.value
+      f.called = true
+      return (f.value = cb.apply(this, a))
     }
-    args[last] = once
-    server.once('error', once)
+    f.called = false
+    args[last] = f
+    server.once('error', f)
   }
   return server.listen(...args)
 }

@@ -124,6 +124,23 @@ describe('app.listen()', () => {
     await new Promise((r) => first.close(r))
   })
 
+  it('wraps the callback as express@5.3 does: the error listener is a function f with called and value', async () => {
+    const { default: express } = await import('express')
+    const shape = async (lib: any) => {
+      const server = lib().listen(0, '127.0.0.1', function cb() { return 'returned' })
+      const wrapper = server.rawListeners('error')[0].listener
+      const before = { name: wrapper.name, length: wrapper.length, called: wrapper.called, value: 'value' in wrapper }
+      await new Promise((r) => server.once('listening', r))
+      const after = { called: wrapper.called, value: wrapper.value, again: wrapper() }
+      await new Promise((r) => server.close(r))
+      return { before, after }
+    }
+    const ours = await shape(fw)
+    expect(ours).toEqual(await shape(express))
+    expect(ours.before).toEqual({ name: 'f', length: 0, called: false, value: false })
+    expect(ours.after).toEqual({ called: true, value: 'returned', again: 'returned' })
+  })
+
   it('listens on a UNIX socket path', async () => {
     const path = `/tmp/switchyard-test-${process.pid}.sock`
     const app = fw()
