@@ -515,8 +515,10 @@ export function decodeParam(val: string): string {
   } catch (err) {
     if (err instanceof URIError) {
       err.message = `Failed to decode param '${val}'`
-      ;(err as URIError & { status: number; statusCode: number }).status = 400
+      // statusCode first, then status: the own keys in router@2.3's order
+      // (its chained `err.status = err.statusCode = 400` assigns right to left)
       ;(err as URIError & { status: number; statusCode: number }).statusCode = 400
+      ;(err as URIError & { status: number; statusCode: number }).status = 400
     }
     throw err
   }

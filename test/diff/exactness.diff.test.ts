@@ -962,3 +962,31 @@ describe('a template engine module is found where Express finds it', () => {
     }
   })
 })
+
+// router@2.3 marks a param it cannot decode with `err.status = err.statusCode
+// = 400`: statusCode becomes an own key first. An error handler that
+// serialises the error (res.json(err), Object.keys) shows the order.
+describe('the error for a param that cannot be decoded', () => {
+  for (const path of ['/u/%ZZ', '/w/a/%ZZ', '/r/%E0%A4%A', '/m/%ZZ/x']) {
+    it(`${path}: the same own keys, in order`, async () => {
+      const seen: Record<string, unknown> = {}
+      for (const [name, lib] of [['switchyard', fw], ['express', express]] as const) {
+        const app = (lib as Lib)()
+        app.get('/u/:id', (req: any, res: any) => res.send('ok'))
+        app.get('/w/*rest', (req: any, res: any) => res.send('ok'))
+        app.get(/^\/r\/(.+)$/, (req: any, res: any) => res.send('ok'))
+        app.use('/m/:id', (req: any, res: any) => res.send('ok'))
+        app.use((err: any, req: any, res: any, next: any) => res.status(err.status).json({ keys: Object.keys(err), err, message: err.message }))
+        const server = await listen(app)
+        try {
+          const { status, body } = await request(server.port, { path })
+          seen[name] = { status, body }
+        } finally {
+          await server.close()
+        }
+      }
+      expect(seen.switchyard).toEqual(seen.express)
+      expect((seen.express as any).body).toContain('"keys":["statusCode","status"]')
+    })
+  }
+})
