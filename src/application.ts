@@ -1,3 +1,5 @@
+import { EventEmitter } from 'node:events'
+import dc from 'node:diagnostics_channel'
 import http from 'node:http'
 import { resolve } from 'node:path'
 import { Router, dispatch, methods, routerHandle } from './router/index'
@@ -188,8 +190,8 @@ function finalForEnv(app: any, env: any): (req: any, res: any, err: any) => void
 /** Never passed to a constructor by Node: guards the sizing blocks of adoptServer's constructors. */
 const NEVER = Object.freeze({})
 
-/** Marks an http.Server that adoptServer has already looked at. */
-const adopted = Symbol('switchyard adopted')
+/** The http.Servers adoptServer has already looked at (not a key on the server: nothing shows). */
+const adopted = new WeakSet<object>()
 
 /**
  * When `app` is the only 'request' listener of the server that received
@@ -202,10 +204,9 @@ const adopted = Symbol('switchyard adopted')
  */
 function adoptServer(app: any, req: any): void {
   const server = req.socket?.server
-  if (!server || typeof server !== 'object' || server[adopted]) return
-  server[adopted] = true
-  const listeners = typeof server.listeners === 'function' ? server.listeners('request') : []
-  if (listeners.length !== 1 || listeners[0] !== app) return
+  if (!server || typeof server !== 'object' || adopted.has(server)) return
+  adopted.add(server)
+  if (!takesRequests(server, app)) return
   let kRequest: symbol | undefined
   let kResponse: symbol | undefined
   for (const sym of Object.getOwnPropertySymbols(server)) {
@@ -220,7 +221,12 @@ function adoptServer(app: any, req: any): void {
   // assignments written in its constructor; without them every request and
   // response would keep its ~26/40 fields in a separately grown store, which
   // cost 15-20% of a hello-world request (docs/design.md, Speed, item 12).
-  function SwitchyardRequest(this: any, socket: any) {
+  // (named as Node's classes: a stack trace through a request or response
+  // method names its receiver by the constructor that built it, as in Express)
+  function IncomingMessage(this: any, socket: any): any {
+    // a listener other than the app may get this request (see takesRequests):
+    // Node's own object, as Express leaves it until the app sees it
+    if (!takesRequests(server, app)) return new http.IncomingMessage(socket)
     ;(http.IncomingMessage as any).call(this, socket)
     if (socket === NEVER) {
       this.f0 = 0; this.f1 = 0; this.f2 = 0; this.f3 = 0; this.f4 = 0; this.f5 = 0; this.f6 = 0; this.f7 = 0
@@ -229,8 +235,17 @@ function adoptServer(app: any, req: any): void {
       this.f24 = 0; this.f25 = 0; this.f26 = 0; this.f27 = 0; this.f28 = 0; this.f29 = 0; this.f30 = 0; this.f31 = 0
     }
   }
-  SwitchyardRequest.prototype = request
-  function SwitchyardResponse(this: any, req: any, options: any) {
+  IncomingMessage.prototype = request
+  function ServerResponse(this: any, req: any, options: any): any {
+    // built in the same tick as its request, with no code run in between:
+    // it goes where the request goes
+    if (Object.getPrototypeOf(req) !== request) return new http.ServerResponse(req, options)
+    if (!answersAlone(server, req)) {
+      // a 'checkContinue', 'checkExpectation' or 'dropRequest' listener gets
+      // them first: Node's own objects, as in Express (rare: no fast path)
+      swapPrototype(req, http.IncomingMessage.prototype)
+      return new http.ServerResponse(req, options)
+    }
     ;(http.ServerResponse as any).call(this, req, options)
     if (options === NEVER) {
       this.f0 = 0; this.f1 = 0; this.f2 = 0; this.f3 = 0; this.f4 = 0; this.f5 = 0; this.f6 = 0; this.f7 = 0
@@ -241,9 +256,58 @@ function adoptServer(app: any, req: any): void {
       this.f40 = 0; this.f41 = 0; this.f42 = 0; this.f43 = 0; this.f44 = 0; this.f45 = 0; this.f46 = 0; this.f47 = 0
     }
   }
-  SwitchyardResponse.prototype = response
-  server[kRequest] = SwitchyardRequest
-  server[kResponse] = SwitchyardResponse
+  ServerResponse.prototype = response
+  server[kRequest] = IncomingMessage
+  server[kResponse] = ServerResponse
+}
+
+/**
+ * Does `server` hand the request it is building now to `app`, with no code
+ * seeing it before the app or instead of it? Only then may the request be
+ * built with the app's prototypes: code that sees it first has Node's own
+ * objects there in Express. That code is:
+ * - a wrapper of the server's `emit` (APM agents patch
+ *   `http.Server.prototype.emit`) and subscribers to Node's
+ *   'http.server.request.start' channel;
+ * - another 'request' listener, prepended or instead of the app;
+ * - an 'upgrade' or 'connect' listener (a WebSocket server on the same
+ *   port), for a request that turns out to be an upgrade.
+ * Asked for every request an adopted server builds, since all of these come
+ * and go: the listeners with three loads from the emitter's `_events`
+ * store, or, for an emitter without one, through its public methods. What
+ * only the request's headers tell is asked when its response is built
+ * (answersAlone).
+ */
+export function takesRequests(server: any, app: unknown): boolean {
+  if (server.emit !== emit || requestStart.hasSubscribers) return false
+  const events = server._events
+  if (events !== null && typeof events === 'object') {
+    return events.request === app && events.upgrade === undefined && events.connect === undefined
+  }
+  if (typeof server.listenerCount !== 'function' || typeof server.listeners !== 'function') return false
+  return server.listenerCount('request') === 1 && server.listeners('request')[0] === app &&
+    server.listenerCount('upgrade') === 0 && server.listenerCount('connect') === 0
+}
+
+/** EventEmitter's own emit, which Node's servers use unless a tool wrapped it. */
+const emit = EventEmitter.prototype.emit
+
+/** Node publishes each request here before it emits 'request' (the same object for every caller). */
+const requestStart = dc.channel('http.server.request.start')
+
+/**
+ * Does Node emit 'request' for `req`, whose response it is building now? It
+ * emits 'checkContinue' or 'checkExpectation' instead for a request with an
+ * Expect header when those have listeners, and 'dropRequest' for a request
+ * over the server's per-socket limit (which this cannot see, so any
+ * listener counts once a limit is set).
+ */
+export function answersAlone(server: any, req: any): boolean {
+  const limited = server.maxRequestsPerSocket > 0
+  if (!limited && req.headers.expect === undefined) return true
+  if (typeof server.listenerCount !== 'function') return false
+  if (limited && server.listenerCount('dropRequest') !== 0) return false
+  return req.headers.expect === undefined || (server.listenerCount('checkContinue') === 0 && server.listenerCount('checkExpectation') === 0)
 }
 
 function logError(this: any, err: any) {

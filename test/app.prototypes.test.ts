@@ -7,6 +7,10 @@ import type { AddressInfo } from 'node:net'
 import fw from '../src/index'
 import { swapPrototype } from '../src/utils/prototype'
 import v8 from 'node:v8'
+import net from 'node:net'
+import dc from 'node:diagnostics_channel'
+import { EventEmitter } from 'node:events'
+import { takesRequests } from '../src/application'
 
 const servers: http.Server[] = []
 afterEach(async () => {
@@ -143,6 +147,137 @@ describe('request and response prototypes', () => {
   })
 })
 
+// A server the app adopted builds requests with the app's prototypes only
+// while Node hands them to the app alone: a listener that gets a request
+// before the app, or instead of it, sees Node's own objects, as in Express.
+describe('requests a listener other than the app gets, on a server the app adopted', () => {
+  const own = (req: any, res?: any) => [
+    Object.getPrototypeOf(req) === http.IncomingMessage.prototype,
+    res === undefined ? null : Object.getPrototypeOf(res) === http.ServerResponse.prototype,
+    typeof req.get,
+    'app' in req
+  ]
+
+  /** What each listener saw, on a server that first served the app alone and then gained and lost listeners. */
+  async function listenersSee(lib: any): Promise<unknown[]> {
+    const app = lib()
+    app.all('/', (req: any, res: any) => res.send('ok'))
+    const server = http.createServer(app)
+    const port = await serve(server)
+    const seen: unknown[] = []
+    const send = (headers: Record<string, string> = {}, body?: string) => new Promise<void>((resolve) => {
+      const req = http.request({ host: '127.0.0.1', port, headers, agent: false, method: body === undefined ? 'GET' : 'POST' }, (res) => { res.resume(); res.on('end', () => resolve()) })
+      req.on('upgrade', (res, socket) => { socket.destroy(); resolve() })
+      req.on('error', () => resolve())
+      req.end(body)
+    })
+    await send()
+    await send() // adopted by now
+    const upgrade = (req: any, socket: any) => { seen.push(['upgrade', ...own(req)]); socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n') }
+    server.on('upgrade', upgrade)
+    await send({ Connection: 'Upgrade', Upgrade: 'websocket' })
+    server.off('upgrade', upgrade)
+    const checkContinue = (req: any, res: any) => { seen.push(['checkContinue', ...own(req, res)]); res.writeContinue(); app(req, res) }
+    server.on('checkContinue', checkContinue)
+    await send({ Expect: '100-continue' }, 'x')
+    server.off('checkContinue', checkContinue)
+    const checkExpectation = (req: any, res: any) => { seen.push(['checkExpectation', ...own(req, res)]); app(req, res) }
+    server.on('checkExpectation', checkExpectation)
+    await send({ Expect: 'something' }, 'x')
+    server.off('checkExpectation', checkExpectation)
+    const first = (req: any, res: any) => seen.push(['prepended', ...own(req, res)])
+    server.prependListener('request', first)
+    await send()
+    server.off('request', first)
+    server.off('request', app)
+    const other = (req: any, res: any) => { seen.push(['instead', ...own(req, res)]); res.end() }
+    server.on('request', other)
+    await send()
+    server.off('request', other)
+    server.on('request', app)
+    const dropped = (req: any) => seen.push(['dropRequest', ...own(req)])
+    server.maxRequestsPerSocket = 1
+    server.on('dropRequest', dropped)
+    await new Promise<void>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n'))
+      socket.on('data', (chunk) => { if (String(chunk).includes('503')) socket.destroy() })
+      socket.on('close', () => resolve())
+    })
+    server.off('dropRequest', dropped)
+    server.maxRequestsPerSocket = 0
+    // code that sees the request before any listener: a wrapper of emit (as
+    // APM agents install), a subscriber to Node's request channel
+    ;(server as any).emit = function (this: any, name: string, ...args: any[]) {
+      if (name === 'request') seen.push(['emit wrapper', ...own(args[0], args[1])])
+      return http.Server.prototype.emit.call(this, name, ...args)
+    }
+    await send()
+    delete (server as any).emit
+    const start = (message: any) => seen.push(['request.start channel', ...own(message.request, message.response)])
+    dc.subscribe('http.server.request.start', start)
+    await send()
+    dc.unsubscribe('http.server.request.start', start)
+    const after = (req: any, res: any) => seen.push(['after the app', ...own(req, res), req.app === app])
+    server.on('request', after)
+    await send()
+    return seen
+  }
+
+  it('sees what it sees in express@5: Node\'s own request and response', async () => {
+    const { default: express } = await import('express')
+    const ours = await listenersSee(fw)
+    const theirs = await listenersSee(express)
+    expect(ours).toEqual(theirs)
+    expect(theirs.map((s: any) => s[0])).toEqual(['upgrade', 'checkContinue', 'checkExpectation', 'prepended', 'instead', 'dropRequest', 'emit wrapper', 'request.start channel', 'after the app'])
+    expect(theirs[0]).toEqual(['upgrade', true, null, 'undefined', false])
+  })
+
+  it('and the app alone again gets requests built with its prototypes (no swap)', async () => {
+    const app = fw()
+    app.get('/', describeObjects(app))
+    const server = http.createServer(app)
+    const port = await serve(server)
+    expect(await get(port)).toBe(expected.replace("app/base/app-res", "undefined/undefined/undefined"))
+    const upgrade = () => {}
+    server.on('upgrade', upgrade)
+    const swap = vi.spyOn(Object, 'setPrototypeOf')
+    await get(port)
+    const whileShared = swap.mock.calls.filter(([target]) => target instanceof http.IncomingMessage).length
+    server.off('upgrade', upgrade)
+    swap.mockClear()
+    await get(port)
+    await get(port)
+    const alone = swap.mock.calls.filter(([target]) => target instanceof http.IncomingMessage || target instanceof http.ServerResponse).length
+    swap.mockRestore()
+    expect(whileShared).toBe(1) // built as Node builds it, then given the app's prototype by app.handle
+    expect(alone).toBe(0)
+  })
+
+  it('is read from the emitter\'s public methods where it has no _events store, with the same answers', () => {
+    const app = () => {}
+    const cases: Array<Record<string, Function[]>> = [
+      { request: [app] },
+      { request: [app], connection: [() => {}] },
+      { request: [app, () => {}] },
+      { request: [() => {}] },
+      { request: [app], upgrade: [() => {}] },
+      { request: [app], connect: [() => {}] },
+      {}
+    ]
+    for (const listeners of cases) {
+      const emitter = new EventEmitter()
+      for (const [name, fns] of Object.entries(listeners)) for (const fn of fns) emitter.on(name, fn as any)
+      const bare = {
+        emit: EventEmitter.prototype.emit,
+        listenerCount: (name: string) => emitter.listenerCount(name),
+        listeners: (name: string) => emitter.listeners(name)
+      }
+      expect(takesRequests(bare, app)).toBe(takesRequests(emitter, app))
+    }
+    expect(takesRequests({ request: app }, app)).toBe(false) // neither a store nor the methods: never adopted
+  })
+})
+
 describe('app.request and app.response objects', () => {
   it('look like Object.create(fw.request / fw.response, { app }): one own key, no constructor of their own', async () => {
     const { default: express } = await import('express')
@@ -204,6 +339,32 @@ describe('the constructors of an adopted server', () => {
     const added = new Set(['res', 'next', 'baseUrl', 'originalUrl', 'params', 'route', 'req', 'locals', 'body', '_parsedUrl', 'Symbol(router.tracing.matchedRoute)'])
     expect(reqAdopted.filter((k) => !added.has(k))).toEqual(reqNode.filter((k) => !added.has(k)))
     expect(resAdopted.filter((k) => !added.has(k))).toEqual(resNode.filter((k) => !added.has(k)))
+  })
+})
+
+describe('stack traces through requests and responses of an adopted server', () => {
+  it('name the receiver as express@5 does: IncomingMessage and ServerResponse', async () => {
+    const { default: express } = await import('express')
+    const frames = async (lib: any) => {
+      const app = lib()
+      const seen: string[] = []
+      const frame = () => seen.push(String(new Error().stack).split('\n')[2].trim().split(' (')[0])
+      app.get('/', (req: any, res: any) => {
+        req.on('probe', frame)
+        req.emit('probe')
+        req.off('probe', frame)
+        res.on('probe', frame)
+        res.emit('probe')
+        res.off('probe', frame)
+        res.end()
+      })
+      const port = await serve(http.createServer(app))
+      for (let i = 0; i < 3; i++) await get(port) // the later ones built by the adopted server
+      return seen
+    }
+    const ours = await frames(fw)
+    expect(ours).toEqual(await frames(express))
+    expect(ours.slice(-2)).toEqual(['at IncomingMessage.emit', 'at ServerResponse.emit'])
   })
 })
 
