@@ -239,12 +239,12 @@ function adoptServer(app: any, req: any): void {
   function ServerResponse(this: any, req: any, options: any): any {
     // built in the same tick as its request, with no code run in between:
     // it goes where the request goes
-    if (Object.getPrototypeOf(req) !== request) return new http.ServerResponse(req, options)
+    if (Object.getPrototypeOf(req) !== request) return new (http.ServerResponse as any)(req, options)
     if (!answersAlone(server, req)) {
       // a 'checkContinue', 'checkExpectation' or 'dropRequest' listener gets
       // them first: Node's own objects, as in Express (rare: no fast path)
       swapPrototype(req, http.IncomingMessage.prototype)
-      return new http.ServerResponse(req, options)
+      return new (http.ServerResponse as any)(req, options)
     }
     ;(http.ServerResponse as any).call(this, req, options)
     if (options === NEVER) {
