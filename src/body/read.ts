@@ -90,11 +90,14 @@ export function read(req: BodyRequest, res: ServerResponse, next: Next, reader: 
     const declared = parseInt(req.headers['content-length'] as string, 10)
     length = Number.isNaN(declared) ? undefined : declared
   }
-  // a charset iconv does not know is refused, unless the declared length is
-  // already over the limit: then the read below answers 413 first, as body-parser does
-  if (charset !== null && !charsetExists(charset) && !(length !== undefined && length > reader.limit)) {
-    next(unsupportedCharset(charset))
-    return
+  // A charset iconv does not know is refused, as body-parser refuses it:
+  // - with `verify` (which gets the raw bytes), at once, before the limit;
+  // - without, by the read (raw-body asked to decode): a declared length over
+  //   the limit answers 413 first; otherwise the body is read off and the
+  //   415 reported once the request is finished, as any failed read is.
+  if (charset !== null && !charsetExists(charset)) {
+    if (reader.verify !== undefined) { next(unsupportedCharset(charset)); return }
+    if (!(length !== undefined && length > reader.limit)) { fail(req, req, unsupportedCharset(charset), next); return }
   }
 
   // nothing has touched the stream so far: on the errors above Node discards the body itself
@@ -154,6 +157,8 @@ function drop(req: IncomingMessage, stream: Readable): void {
 function fail(req: IncomingMessage, stream: Readable, err: BodyError, next: Next): void {
   drop(req, stream)
   if (onFinished.isFinished(req)) { next(err); return }
-  onFinished(req, () => { next(err) })
+  // (named as body-parser's listener: on-finished names the AsyncResource
+  // it runs in after it, which async_hooks report)
+  onFinished(req, function onfinished() { next(err) })
   req.resume()
 }
