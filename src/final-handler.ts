@@ -48,7 +48,7 @@ function headersSent(res: any): boolean {
   return typeof res.headersSent !== 'boolean' ? Boolean(res._header) : res.headersSent
 }
 
-function write(req: any, res: any, status: number, headers: Record<string, unknown> | undefined, message: string): void {
+function writeAnswer(req: any, res: any, status: number, headers: Record<string, unknown> | undefined, message: string): void {
   const body = htmlDocument(message)
   res.statusCode = status
   if (req.httpVersionMajor < 2) res.statusMessage = statuses.message[status]
@@ -97,11 +97,13 @@ export function finalHandler(req: any, res: any, err: any, options: FinalOptions
     return
   }
   if (onFinished.isFinished(req)) {
-    write(req, res, status, headers, msg)
+    writeAnswer(req, res, status, headers, msg)
     return
   }
   // drain the request body before answering, so keep-alive stays usable
   req.unpipe()
-  onFinished(req, () => write(req, res, status, headers, msg))
+  // (a function named write, as finalhandler's: on-finished names the
+  // AsyncResource it runs in after the listener, which async_hooks report)
+  onFinished(req, function write() { writeAnswer(req, res, status, headers, msg) })
   req.resume()
 }

@@ -72,7 +72,9 @@ export function transferFile(req: http.IncomingMessage, res: http.ServerResponse
   file.on('file', () => { streaming = false })
   file.on('stream', () => { streaming = true })
 
-  onFinished(res, (err) => {
+  // (named as Express's listener: on-finished names the AsyncResource it
+  // runs in after it, which async_hooks report)
+  onFinished(res, function onfinish(err) {
     if (err && (err as NodeJS.ErrnoException).code === 'ECONNRESET') return aborted()
     if (err) return finish(err)
     if (finished) return

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import net from 'node:net'
 import { inspect } from 'node:util'
+import { createHook } from 'node:async_hooks'
 import express from 'express'
 import listEndpoints from 'express-list-endpoints'
 import parseurl from 'parseurl'
@@ -987,6 +988,45 @@ describe('the error for a param that cannot be decoded', () => {
       }
       expect(seen.switchyard).toEqual(seen.express)
       expect((seen.express as any).body).toContain('"keys":["statusCode","status"]')
+    })
+  }
+})
+
+// on-finished runs each listener in an AsyncResource named after it: the
+// final handler's (write), body-parser's (onfinished) and res.sendFile's
+// (onfinish) show by those names to async_hooks and in the resource a
+// response is written from.
+describe('the async resources the listeners of on-finished run in', () => {
+  const cases: Array<[string, RawRequest]> = [
+    ['the final handler, after a body it reads off', { method: 'POST', path: '/nowhere', headers: { 'Content-Type': 'text/x-other', 'Content-Length': '3' }, body: 'abc' }],
+    ['a body parser error', { method: 'POST', path: '/json', headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, body: '{"a":"0123456789"}' }],
+    ['res.sendFile', { path: '/file' }]
+  ]
+  for (const [label, req] of cases) {
+    it(label, async () => {
+      const seen: Record<string, string[]> = {}
+      const file = fileURLToPath(new URL('../fixtures/static/secret.txt', import.meta.url))
+      for (const [name, lib] of [['switchyard', fw], ['express', express]] as const) {
+        const types: string[] = []
+        const hook = createHook({ init(_id, type) { if (type === 'write' || type === 'onfinished' || type === 'onfinish' || type === 'bound-anonymous-fn') types.push(type) } })
+        const app = (lib as Lib)()
+        app.set('env', 'test')
+        app.post('/json', (lib as Lib).json({ limit: 5 }), (req: any, res: any) => res.end())
+        app.get('/file', (req: any, res: any) => res.sendFile(file, (err: any) => types.push(err ? 'sendFile failed' : 'sent')))
+        app.use((err: any, req: any, res: any, next: any) => { res.status(err.status).end(err.type) })
+        const server = await listen(app)
+        try {
+          hook.enable()
+          await request(server.port, req)
+          await new Promise((r) => setTimeout(r, 20))
+        } finally {
+          hook.disable()
+          await server.close()
+        }
+        seen[name] = types
+      }
+      expect(seen.switchyard).toEqual(seen.express)
+      expect(seen.express).not.toContain('sendFile failed')
     })
   }
 })
