@@ -9,9 +9,9 @@ export type BodyError = createError.HttpError & { type?: string; [field: string]
  * 415 `charset.unsupported`: the request names a charset the parser does not accept.
  * @example next(unsupportedCharset('latin1'))
  */
-export function unsupportedCharset(charset: string): BodyError {
+export function unsupportedCharset(charset: string, lower = true): BodyError {
   return createError(415, 'unsupported charset "' + charset.toUpperCase() + '"', {
-    charset: charset.toLowerCase(),
+    charset: lower ? charset.toLowerCase() : charset,
     type: 'charset.unsupported'
   }) as BodyError
 }
@@ -33,7 +33,7 @@ export function parseFailed(err: unknown, body: unknown): BodyError {
   const type = (err as { type?: unknown } | null)?.type
   return createError(400, err as Error, {
     body,
-    type: typeof type === 'string' ? type : 'entity.parse.failed'
+    type: type || 'entity.parse.failed'
   }) as BodyError
 }
 

@@ -28,9 +28,12 @@ const PLACEHOLDERS = '#@~`%^|!&*;<>?'
 export function json(options?: JsonOptions): BodyParser {
   const opts = optionsObject<JsonOptions>(options)
   const reviver = typeof opts.reviver === 'function' ? (opts.reviver as Reviver) : undefined
+  // body-parser's default for every parser, json's too: a charset that is
+  // not UTF is refused as a request's would be
+  const defaultCharset = (opts as { defaultCharset?: string }).defaultCharset || 'utf-8'
   const reader: Reader = {
     ...commonReader(opts, 'application/json'),
-    charset: jsonCharset,
+    charset: (req: IncomingMessage) => jsonCharset(req, defaultCharset),
     parse: opts.strict === false ? (body: string) => parseLoose(body, reviver) : (body: string) => parseStrict(body, reviver)
   }
   return function jsonParser(req, res, next) {
@@ -38,9 +41,10 @@ export function json(options?: JsonOptions): BodyParser {
   }
 }
 
-function jsonCharset(req: IncomingMessage): string | ReturnType<typeof unsupportedCharset> {
-  const charset = requestCharset(req) ?? 'utf-8'
-  return charset.startsWith('utf-') ? charset : unsupportedCharset(charset)
+function jsonCharset(req: IncomingMessage, defaultCharset: string): string | ReturnType<typeof unsupportedCharset> {
+  const charset = requestCharset(req) ?? defaultCharset
+  // (the error names the charset as found: a default keeps its case)
+  return charset.startsWith('utf-') ? charset : unsupportedCharset(charset, false)
 }
 
 function parseLoose(body: string, reviver: Reviver | undefined): unknown {

@@ -125,17 +125,17 @@ function headerMatcher(types: string[]): Matcher {
 
 const charsetCache = new Map<string, string | undefined>()
 
-/** The lower-cased `charset` parameter of the request's Content-Type, or undefined. */
+/**
+ * The lower-cased `charset` parameter of the request's Content-Type, or
+ * undefined. A Content-Type that content-type cannot parse throws, as
+ * body-parser's read throws from the middleware (reached only when the
+ * parser's `type` took the request: a function may take anything).
+ */
 export function requestCharset(req: IncomingMessage): string | undefined {
   const header = req.headers['content-type']
-  if (header === undefined) return undefined
+  if (!header) return undefined
   if (charsetCache.has(header)) return charsetCache.get(header)
-  let charset: string | undefined
-  try {
-    charset = (parseContentType(header).parameters.charset || '').toLowerCase() || undefined
-  } catch {
-    charset = undefined
-  }
+  const charset = (parseContentType(header).parameters.charset || '').toLowerCase() || undefined
   if (charsetCache.size >= CACHE_MAX) charsetCache.clear()
   charsetCache.set(header, charset)
   return charset

@@ -76,39 +76,55 @@ export function read(req: BodyRequest, res: ServerResponse, next: Next, reader: 
 
   const charset = reader.charset(req)
   if (charset !== null && typeof charset !== 'string') { next(charset); return }
+  // A charset iconv does not know is refused, as body-parser refuses it:
+  // - with `verify` (which gets the raw bytes), at once, before anything else;
+  // - without, by the read (raw-body asked to decode), below.
+  const unknownCharset = charset !== null && !charsetExists(charset)
+  if (unknownCharset && reader.verify !== undefined) { next(unsupportedCharset(charset)); return }
 
-  const declaredEncoding = req.headers['content-encoding']
-  const encoding = declaredEncoding ? declaredEncoding.toLowerCase() : 'identity'
+  let encoding: string
+  try {
+    // (a Content-Encoding that is not a string, from a hand-made request,
+    // fails here and goes to next, as in body-parser)
+    encoding = ((req.headers['content-encoding'] || 'identity') as string).toLowerCase()
+  } catch (err) {
+    next(err)
+    return
+  }
   let inflater: Inflater | undefined
   if (encoding !== 'identity') {
     if (!reader.inflate) { next(unsupportedEncoding(encoding, true)); return }
     inflater = inflaterFor(encoding)
     if (inflater === undefined) { next(unsupportedEncoding(encoding, false)); return }
   }
-  let length: number | undefined
-  if (inflater === undefined) {
-    const declared = parseInt(req.headers['content-length'] as string, 10)
-    length = Number.isNaN(declared) ? undefined : declared
-  }
-  // A charset iconv does not know is refused, as body-parser refuses it:
-  // - with `verify` (which gets the raw bytes), at once, before the limit;
-  // - without, by the read (raw-body asked to decode): a declared length over
-  //   the limit answers 413 first; otherwise the body is read off and the
-  //   415 reported once the request is finished, as any failed read is.
-  if (charset !== null && !charsetExists(charset)) {
-    if (reader.verify !== undefined) { next(unsupportedCharset(charset)); return }
-    if (!(length !== undefined && length > reader.limit)) { fail(req, req, unsupportedCharset(charset), next); return }
-  }
+  // the Content-Length as given, for raw-body to read as body-parser has it
+  // read; and the number raw-body makes of it
+  const declared = inflater === undefined ? req.headers['content-length'] : undefined
+  const length = declared != null && !isNaN(declared as unknown as number) ? parseInt(declared, 10) : undefined
+  // without `verify`: a declared length over the limit answers 413 first;
+  // otherwise the body is read off and the 415 reported once the request is
+  // finished, as any failed read is
+  if (unknownCharset && !(length !== undefined && length > reader.limit)) { fail(req, req, unsupportedCharset(charset), next); return }
 
   // nothing has touched the stream so far: on the errors above Node discards the body itself
   let stream: Readable = req
   if (inflater !== undefined) stream = req.pipe(inflater())
 
-  getRawBody(stream, { length, limit: reader.limit }, (err, buf) => {
+  getRawBody(stream, { length: declared, limit: reader.limit }, (err, buf) => {
     if (err) { fail(req, stream, readFailed(err), next); return }
+    if (stream !== req) {
+      // the inflater is done: detach it and let req flow, as body-parser does
+      req.unpipe(stream as unknown as NodeJS.WritableStream)
+      stream.on('error', ignore)
+      stream.destroy()
+      req.resume()
+    }
     finish(req, res, next, reader, buf, charset)
   })
 }
+
+/** An error the detached inflater may still emit goes nowhere. */
+function ignore(): void {}
 
 /** Verify, decode and parse a fully read body. */
 function finish(req: BodyRequest, res: ServerResponse, next: Next, reader: Reader, buf: Buffer, charset: string | null): void {
@@ -120,15 +136,16 @@ function finish(req: BodyRequest, res: ServerResponse, next: Next, reader: Reade
       return
     }
   }
-  const body = charset === null ? buf : decode(buf, charset)
-  let result: unknown
+  // decoding, parsing and storing req.body in one try, as body-parser does
+  // (a req.body that cannot be written gives the 400 too)
+  let body: string | Buffer = buf
   try {
-    result = reader.parse(body as string & Buffer, charset)
+    if (charset !== null) body = decode(buf, charset)
+    req.body = reader.parse(body as string & Buffer, charset)
   } catch (err) {
     next(parseFailed(err, body))
     return
   }
-  req.body = result
   next()
 }
 

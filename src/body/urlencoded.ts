@@ -87,8 +87,10 @@ function compileParser(opts: Partial<UrlencodedOptions>): (body: string, charset
     depth,
     strictDepth: extended,
     parameterLimit,
-    charsetSentinel: Boolean(opts.charsetSentinel),
-    interpretNumericEntities: Boolean(opts.interpretNumericEntities),
+    // given to qs as they are, which takes only a boolean (anything else is
+    // its default, false)
+    charsetSentinel: opts.charsetSentinel === true,
+    interpretNumericEntities: opts.interpretNumericEntities === true,
     arrayLimit: MIN_ARRAY_LIMIT
   }
   const byCharset = {

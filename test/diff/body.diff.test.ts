@@ -261,6 +261,17 @@ const cases: Case[] = [
   { name: "urlencoded parameterLimit '3' (a number for the count)", parsers: (p) => [p.urlencoded({ parameterLimit: '3' })], req: { headers: FORM_CT, body: 'a=1&b=2&c=3&d=4' } },
   { name: 'urlencoded parameterLimit 2.7 (cut to 2)', parsers: (p) => [p.urlencoded({ parameterLimit: 2.7 })], req: { headers: FORM_CT, body: 'a=1&b=2&c=3' } },
   { name: "urlencoded parameterLimit 'Infinity' (qs keeps its 1000)", parsers: (p) => [p.urlencoded({ parameterLimit: 'Infinity' })], req: { headers: FORM_CT, body: Array.from({ length: 1005 }, (_, i) => 'k' + i + '=' + i).join('&') } },
+  // found by a sweep of the parsers standalone (each fails on the build before)
+  { name: 'json defaultCharset latin1 (not UTF: refused)', parsers: (p) => [p.json({ defaultCharset: 'latin1' })], req: { headers: JSON_CT, body: Buffer.from('{"b":"\xe9"}', 'latin1') } },
+  { name: 'json defaultCharset utf-16le', parsers: (p) => [p.json({ defaultCharset: 'utf-16le' })], req: { headers: JSON_CT, body: utf16le('{"b":1}') } },
+  { name: 'json defaultCharset UTF-8 upper case (refused, as named)', parsers: (p) => [p.json({ defaultCharset: 'UTF-8' })], req: { headers: JSON_CT, body: '{}' } },
+  { name: 'text verify, unknown charset before an unknown encoding', parsers: (p) => [p.text({ verify: () => {} })], req: { headers: { ...ct('text/plain; charset=foo'), ...enc('x-foo') }, body: 'hello' } },
+  { name: 'text verify, unknown charset before inflate false', parsers: (p) => [p.text({ verify: () => {}, inflate: false })], req: { headers: { ...ct('text/plain; charset=foo'), ...enc('gzip') }, body: gz('hello') } },
+  { name: 'text verify, unknown charset before the limit', parsers: (p) => [p.text({ verify: () => {}, limit: 3 })], req: { headers: ct('text/plain; charset=foo'), body: 'hello' } },
+  { name: 'urlencoded charsetSentinel 1 (not a boolean: off)', parsers: (p) => [p.urlencoded({ charsetSentinel: 1 })], req: { headers: FORM_CT, body: 'utf8=%26%2310003%3B&a=%E9' } },
+  { name: "urlencoded interpretNumericEntities 'yes' (not a boolean: off)", parsers: (p) => [p.urlencoded({ interpretNumericEntities: 'yes' })], req: { headers: ct('application/x-www-form-urlencoded; charset=iso-8859-1'), body: 'a=%26%239786%3B' } },
+  { name: 'json type function, an odd Content-Type (content-type 2 parses it leniently)', parsers: (p) => [p.json({ type: () => true })], req: { headers: ct('application/json; charset'), body: '{}' } },
+  { name: 'json, req.body not writable (the 400 of a failed parse)', parsers: (p) => [(req: any, _res: any, next: any) => { Object.defineProperty(req, 'body', { value: 'preset', writable: false }); next() }, p.json()], req: { headers: JSON_CT, body: '{"a":1}' } },
   // the standalone module
   { name: 'module json', module: true, parsers: (p) => [p.json()], req: { headers: JSON_CT, body: '{"m":1}' } },
   { name: 'module urlencoded extended', module: true, parsers: (p) => [p.urlencoded({ extended: true })], req: { headers: FORM_CT, body: 'm[n]=1' } },
@@ -422,6 +433,30 @@ describe('an unknown charset: when the 415 goes on vs body-parser@2', () => {
         seen[side] = events
       }
       expect(seen.ours).toEqual(seen.theirs)
+    })
+  }
+})
+
+// body-parser detaches the inflater once a compressed body is read and lets
+// req flow again: a handler after it sees a flowing request.
+describe('req after a compressed body was parsed vs body-parser@2', () => {
+  for (const [name, encoding, body] of [['gzip', 'gzip', gz('{"a":1}')], ['deflate', 'deflate', zlib.deflateSync('{"a":1}')], ['br', 'br', zlib.brotliCompressSync('{"a":1}')]] as const) {
+    it(name, async () => {
+      const seen: unknown[] = []
+      for (const lib of [fw, express] as any[]) {
+        const app = lib()
+        app.use(lib.json())
+        app.post('/', (req: any, res: any) => res.json({ body: req.body, flowing: req.readableFlowing, paused: req.isPaused() }))
+        const server = await serve(app)
+        try {
+          const a = await send(server.port, { headers: { ...JSON_CT, ...enc(encoding) }, body })
+          seen.push(a.json)
+        } finally {
+          await server.close()
+        }
+      }
+      expect(seen[0]).toEqual(seen[1])
+      expect(seen[1]).toEqual({ body: { a: 1 }, flowing: true, paused: false })
     })
   }
 })
