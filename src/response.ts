@@ -18,7 +18,7 @@ import {
 } from './utils/res-file'
 import { jsonpBody, stringifyJson } from './utils/res-json'
 import { builtinStringTag, isBuiltinETag, type ETagFn } from './utils/compile'
-import { holdsHeader, putHeader, readHeader } from './utils/headers'
+import { holdsHeader, nativeSetHeaderOf, putHeader, readHeader } from './utils/headers'
 import depd from 'depd'
 import { formatKeyType, methodOf, normaliseContentType, typeFromName, withUtf8Charset } from './utils/res-type'
 
@@ -435,7 +435,9 @@ function stringType(res: Response, calls: boolean): void {
     putHeader(res, 'Content-Type', 'content-type', HTML_UTF8)
   } else if (type === '') {
     res.setHeader('Content-Type', false as unknown as string)
-  } else if (type !== HTML_UTF8) {
+  } else if (type !== HTML_UTF8 || !nativeSetHeaderOf(res)) {
+    // (Express sets it again even when it already has the charset: skipped
+    // only while nobody wrapped setHeader to see the call)
     const value = withUtf8Charset(type)
     // the same value again (res.json's type): setHeader validated it already
     if (value === type) putHeader(res, 'Content-Type', 'content-type', value)

@@ -113,6 +113,11 @@ export function readHeader(res: any, name: string, lower: string): unknown {
   return entry && entry[1]
 }
 
+/** Is `res.setHeader` Node's own (so that skipping a call to it is unobservable)? */
+export function nativeSetHeaderOf(res: any): boolean {
+  return res.setHeader === nativeSetHeader
+}
+
 /** Is `res.getHeader` Node's own (so that skipping a call to it is unobservable)? */
 export function nativeGetHeaderOf(res: any): boolean {
   return res.getHeader === nativeGetHeader

@@ -209,6 +209,13 @@ function send(port, r) {
       })
     })
     req.on('error', (err) => resolve({ status: 'error ' + err.code }))
+    // a case whose handler throws where nothing catches it (both libraries
+    // let it go, as from a render callback: counted in `uncaught`) gets no
+    // answer: give up on it rather than wait forever
+    req.setTimeout(3000, () => {
+      resolve({ status: 'no answer' })
+      req.destroy()
+    })
     req.end()
   })
 }
