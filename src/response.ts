@@ -781,7 +781,7 @@ response.sendFile = function sendFile(path, options, callback) {
     done = options
     opts = {}
   }
-  const pathname = sendFilePath(path, opts.root)
+  const pathname = sendFilePath(path, opts)
   const req = this.req
   const next = req.next as (err?: unknown) => void
   // set on the options object given, as Express sets it (a primitive throws

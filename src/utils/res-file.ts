@@ -40,10 +40,11 @@ function codedError(message: string, code: string): NodeJS.ErrnoException {
  * expects. Throws TypeError for a missing or non-string path, or a relative
  * path without `root`.
  */
-export function sendFilePath(path: unknown, root: unknown): string {
+export function sendFilePath(path: unknown, options: { root?: unknown }): string {
   if (!path) throw new TypeError('path argument is required to res.sendFile')
   if (typeof path !== 'string') throw new TypeError('path must be a string to res.sendFile')
-  if (!root && !isAbsolute(path)) throw new TypeError('path must be absolute or specify root to res.sendFile')
+  // (`root` read only now, as Express reads it: after the path checks)
+  if (!options.root && !isAbsolute(path)) throw new TypeError('path must be absolute or specify root to res.sendFile')
   return encodeURI(path)
 }
 

@@ -1030,3 +1030,29 @@ describe('the async resources the listeners of on-finished run in', () => {
     })
   }
 })
+
+// Express checks res.sendFile's path before it reads options.root.
+describe('res.sendFile reads options.root after checking the path', () => {
+  for (const [label, path] of [['a number', 123], ['an empty string', ''], ['a relative path', 'a.txt']] as const) {
+    it(`${label}: the same reads and the same error`, async () => {
+      const seen: Record<string, string[]> = {}
+      for (const [name, lib] of [['switchyard', fw], ['express', express]] as const) {
+        const log: string[] = []
+        const app = (lib as Lib)()
+        app.get('/', (req: any, res: any) => {
+          const opts = { get root() { log.push('root read'); return '' } }
+          try { res.sendFile(path, opts) } catch (e: any) { log.push(`${e.constructor.name}: ${e.message}`) }
+          res.end()
+        })
+        const server = await listen(app)
+        try {
+          await request(server.port, { path: '/' })
+        } finally {
+          await server.close()
+        }
+        seen[name] = log
+      }
+      expect(seen.switchyard).toEqual(seen.express)
+    })
+  }
+})
