@@ -12,7 +12,8 @@ import { putHeaderWith } from './utils/headers'
 import { swapPrototype } from './utils/prototype'
 
 /** Marks that `trust proxy` still has its default value (then a mounted app inherits its parent's). */
-const trustProxyDefault = Symbol('trust proxy default')
+/** Marks settings whose `trust proxy` is the default (a sub-app then inherits its parent's): Express's non-enumerable string key. */
+const trustProxyDefault = '@@symbol:trust_proxy_default'
 
 type Next = (err?: any) => void
 

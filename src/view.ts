@@ -77,6 +77,16 @@ export class View {
     return path
   }
 
+  /** Render with the engine; the callback is always called asynchronously. */
+  render(options: object, callback: (err: Error | null, html?: string) => void): void {
+    let sync = true
+    this.engine(this.path as string, options, function onRender(this: unknown, ...args: any[]) {
+      if (!sync) return (callback as any).apply(this, args)
+      process.nextTick(() => (callback as any).apply(this, args))
+    })
+    sync = false
+  }
+
   /** `dir/file` or `dir/<file without ext>/index.<ext>`, whichever is a file. */
   resolve(dir: string, file: string): string | undefined {
     const ext = this.ext
@@ -87,15 +97,5 @@ export class View {
     stat = tryStat(path)
     if (stat && stat.isFile()) return path
     return undefined
-  }
-
-  /** Render with the engine; the callback is always called asynchronously. */
-  render(options: object, callback: (err: Error | null, html?: string) => void): void {
-    let sync = true
-    this.engine(this.path as string, options, function onRender(this: unknown, ...args: any[]) {
-      if (!sync) return (callback as any).apply(this, args)
-      process.nextTick(() => (callback as any).apply(this, args))
-    })
-    sync = false
   }
 }

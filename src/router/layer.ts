@@ -111,7 +111,12 @@ export class Layer {
     this.rawPath = raw
     // only an explicit end: false (router.use) gets the fast path; a route's own layers do not
     this.slash = path === '/' && options.end === false
-    const paths = (Array.isArray(raw) ? raw : [path]).map((p) => patternOf(p, strict))
+    // without strict routing each string loses its trailing slashes before
+    // path-to-regexp sees it, as in router@2.3 (so its errors quote that)
+    const paths = (Array.isArray(raw) ? raw : [path]).map((p) => {
+      const pattern = patternOf(p, strict)
+      return strict || typeof pattern !== 'string' ? pattern : loosen(pattern)
+    })
     // each string pattern is parsed once: its literal (if static) serves both
     // the string matcher and the router's static-route index
     const parsed = paths.map((p) => (typeof p === 'string' ? staticText(p) : undefined))

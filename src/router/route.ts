@@ -112,16 +112,18 @@ export class Route {
     new RouteDispatch(stack, req, res, method, done).next()
   }
 
-  /** Handlers for every method. */
-  all(...handlers: unknown[]): this {
-    return addHandlers(this, undefined, handlers)
+  /** Handlers for every method. (One parameter declared, so `length` is 1 as in router@2.3.) */
+  all(_handler?: unknown): this {
+    return addHandlers(this, undefined, Array.prototype.slice.call(arguments))
   }
 }
 
 // (no static block or #private member: esbuild would rename the class in the bundle)
+// router@2.3 assigns its Route methods, so they are enumerable, in this order
+for (const key of ['_handlesMethod', '_methods', 'dispatch', 'all']) Object.defineProperty(Route.prototype, key, { enumerable: true })
 for (const method of methods) {
-  ;(Route.prototype as any)[method] = function (this: Route, ...handlers: unknown[]) {
-    return addHandlers(this, method, handlers)
+  ;(Route.prototype as any)[method] = function (this: Route, _handler?: unknown) {
+    return addHandlers(this, method, Array.prototype.slice.call(arguments))
   }
 }
 

@@ -48,7 +48,7 @@ export function compileETag(val: unknown): ETagFn | undefined {
   }
 }
 
-function parseExtended(str: string): Record<string, unknown> {
+function parseExtendedQueryString(str: string): Record<string, unknown> {
   return qs.parse(str, { allowPrototypes: true })
 }
 
@@ -62,7 +62,7 @@ export function compileQueryParser(val: unknown): QueryParserFn | undefined {
     case false:
       return undefined
     case 'extended':
-      return parseExtended
+      return parseExtendedQueryString
     default:
       throw new TypeError('unknown value for query parser function: ' + (val as string)) // a symbol throws here, as in Express
   }

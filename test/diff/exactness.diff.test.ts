@@ -1056,3 +1056,59 @@ describe('res.sendFile reads options.root after checking the path', () => {
     })
   }
 })
+
+// Found by a sweep of the registration API: what code reads from the objects
+// and errors the API gives, the same as on express@5.3 / router@2.3.
+describe('the registration API as code reads it', () => {
+  const both = (read: (lib: Lib) => unknown) => [read(fw), read(express)]
+  const thrown = (fn: () => unknown) => {
+    try {
+      fn()
+      return 'accepted'
+    } catch (e: any) {
+      return `${e.name}: ${e.message} (${e.originalPath})`
+    }
+  }
+
+  for (const path of ['/:/', '/{/', '/a\\/', '/:a/:/', ['/ok', '/:/']]) {
+    it(`${JSON.stringify(path)}: trailing slashes go before path-to-regexp sees the path (get and use)`, () => {
+      const [ours, theirs] = both((lib) => [thrown(() => lib().get(path, () => {})), thrown(() => lib().use(path, () => {}))])
+      expect(ours).toEqual(theirs)
+    })
+  }
+
+  it("the trust proxy default marker: Express's non-enumerable string key", () => {
+    const read = (lib: Lib) => {
+      const app = lib()
+      const before = [Object.getOwnPropertyNames(app.settings).includes('@@symbol:trust_proxy_default'), app.settings['@@symbol:trust_proxy_default'], Object.getOwnPropertySymbols(app.settings).length, Object.keys(app.settings).includes('@@symbol:trust_proxy_default')]
+      app.set('trust proxy', 1)
+      return [before, app.settings['@@symbol:trust_proxy_default']]
+    }
+    const [ours, theirs] = both(read)
+    expect(ours).toEqual(theirs)
+    expect(theirs).toEqual([[true, true, 0, false], false])
+  })
+
+  it("the compiled query parsers' names and lengths", () => {
+    const read = (lib: Lib) => ['simple', 'extended', true].map((v) => { const app = lib(); app.set('query parser', v); const f = app.get('query parser fn'); return [f.name, f.length] })
+    const [ours, theirs] = both(read)
+    expect(ours).toEqual(theirs)
+  })
+
+  it("Route's methods: length 1, enumerable, in router@2.3's order", () => {
+    const read = (lib: Lib) => { const route = lib().route('/x'); return [route.get.length, route.all.length, route.post.length, Object.keys(lib.Route.prototype)] }
+    const [ours, theirs] = both(read)
+    expect(ours).toEqual(theirs)
+  })
+
+  it("View's methods in express@5.3's order", () => {
+    const [ours, theirs] = both((lib) => Object.getOwnPropertyNames(lib().get('view').prototype))
+    expect(ours).toEqual(theirs)
+  })
+
+  it('route methods called with no handler, or with a non-function, throw the same', () => {
+    const read = (lib: Lib) => [thrown(() => lib().route('/x').get()), thrown(() => lib().route('/x').all()), thrown(() => lib().route('/x').post(5)), thrown(() => lib().route('/x').get([]))]
+    const [ours, theirs] = both(read)
+    expect(ours).toEqual(theirs)
+  })
+})
