@@ -11,8 +11,7 @@ import { setHttp2Prototypes } from './http2'
 import { putHeaderWith } from './utils/headers'
 import { swapPrototype } from './utils/prototype'
 
-/** Marks that `trust proxy` still has its default value (then a mounted app inherits its parent's). */
-/** Marks settings whose `trust proxy` is the default (a sub-app then inherits its parent's): Express's non-enumerable string key. */
+/** Marks that `trust proxy` still has its default value (then a mounted app inherits its parent's): Express's non-enumerable string key. */
 const trustProxyDefault = '@@symbol:trust_proxy_default'
 
 type Next = (err?: any) => void
@@ -305,10 +304,11 @@ const requestStart = dc.channel('http.server.request.start')
  */
 export function answersAlone(server: any, req: any): boolean {
   const limited = server.maxRequestsPerSocket > 0
-  if (!limited && req.headers.expect === undefined) return true
+  const expects = req.headers.expect !== undefined
+  if (!limited && !expects) return true
   if (typeof server.listenerCount !== 'function') return false
   if (limited && server.listenerCount('dropRequest') !== 0) return false
-  return req.headers.expect === undefined || (server.listenerCount('checkContinue') === 0 && server.listenerCount('checkExpectation') === 0)
+  return !expects || (server.listenerCount('checkContinue') === 0 && server.listenerCount('checkExpectation') === 0)
 }
 
 function logError(this: any, err: any) {
