@@ -3,7 +3,7 @@ import { Layer, directHandler, forwardRejection, kInternals, matchLayer, matched
 import { from, indexOf, kState, lookUp, newState, stateOf, type RouterState } from './stack'
 import { Route, useArguments } from './route'
 import { methods } from './methods'
-import { anyTracing, joinPattern, kMatchedRoute, kMountRoute, patternText, recordError, refreshTracing, requestTracing, traceParamCall, type RequestContext } from './tracing'
+import { anyTracing, joinPattern, kMatchedRoute, kMountRoute, patternText, recordError, refreshTracing, requestTraced, traceParamCall, type RequestContext } from './tracing'
 
 export { Route }
 
@@ -675,7 +675,7 @@ function processParams(callbacks: Record<string, ParamCallback[]>, keys: string[
       return
     }
     if (!fn) return param()
-    if (requestTracing) {
+    if (requestTraced()) {
       const ctx: RequestContext = { req, res, layer, handler: fn, route: req[kMatchedRoute], param: key }
       traceParamCall(fn, ctx, paramCallback, value, key)
       return

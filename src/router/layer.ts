@@ -1,6 +1,6 @@
 import { parse as parsePattern, pathToRegexp } from 'path-to-regexp'
 import type { Route } from './route'
-import { handlerTracing, traceHandler } from './tracing'
+import { handlerTraced, traceHandler } from './tracing'
 import depd from 'depd'
 
 /** Any request handler or error handler the router accepts. */
@@ -158,7 +158,7 @@ export class Layer {
       return
     }
     // traced only when someone listens; a route's dispatcher is not a handler of its own
-    if (handlerTracing && this.route === undefined) {
+    if (this.route === undefined && handlerTraced()) {
       traceHandler(this, 'method' in this ? 'request handler' : 'middleware', req, res, undefined, next)
       return
     }
@@ -176,7 +176,7 @@ export class Layer {
       next(err)
       return
     }
-    if (handlerTracing) {
+    if (handlerTraced()) {
       traceHandler(this, 'error handler', req, res, err, next)
       return
     }
@@ -252,7 +252,7 @@ export function ownMatcher(layer: Layer): boolean {
  */
 export function directHandler(layer: Layer, internals: LayerInternals): Handler | undefined {
   const fn = layer.handle
-  return handlerTracing || arity(internals, fn) > 3 ? undefined : fn
+  return handlerTraced() || arity(internals, fn) > 3 ? undefined : fn
 }
 
 /** `fn.length` for the layer's handler `fn`, read once per handler (see LayerInternals.arity). */

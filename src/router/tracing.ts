@@ -108,6 +108,25 @@ export let requestTracing = false
 /** Either channel that wraps handler calls has subscribers: a handler call takes the traced path. */
 export let handlerTracing = false
 
+/**
+ * Does router@2.3's channel have subscribers now? router@2.3 asks at every
+ * call, so a subscriber attached (or detached) mid-request counts from the
+ * next call on. (Switchyard's own channel is read once per router pass.)
+ */
+export function requestTraced(): boolean {
+  if (requestActive() !== requestTracing) {
+    requestTracing = !requestTracing
+    handlerTracing = layerTracing || requestTracing
+  }
+  return requestTracing
+}
+
+/** Is a handler call traced, by either channel? (see requestTraced) */
+export function handlerTraced(): boolean {
+  requestTraced()
+  return handlerTracing
+}
+
 /** Read the channels' state; called when a request enters a router. */
 export function refreshTracing(): void {
   layerTracing = layerActive()

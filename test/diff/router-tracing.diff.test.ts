@@ -299,6 +299,53 @@ describe('express.router.request: routes, mounts and matching', () => {
     expectSame(r, 3)
   })
 
+  it('a subscriber attached or detached mid-request counts from the next call on', async () => {
+    // router@2.3 asks its channel at every call, not once per router pass
+    const seen: Record<string, string[][]> = {}
+    for (const [name, lib] of [['switchyard', fw], ['express', express]] as Array<[string, Lib]>) {
+      const log: string[] = []
+      const subs = {
+        start(c: any) { log.push('start ' + c.handler.name + (c.param ? ':' + c.param : '')) },
+        end(c: any) { log.push('end ' + c.handler.name) },
+        asyncStart() {},
+        asyncEnd() {},
+        error(c: any) { log.push('error ' + c.handler.name) }
+      }
+      let on = false
+      const app = lib()
+      const inner = lib.Router()
+      app.use(function attach(req: any, res: any, next: any) {
+        if (req.query.sub && !on) { channel.subscribe(subs); on = true }
+        next()
+      })
+      app.use(function second(req: any, res: any, next: any) { next() })
+      inner.param('id', function loadId(req: any, res: any, next: any) { next() })
+      inner.use(function detach(req: any, res: any, next: any) {
+        if (req.query.unsub && on) { channel.unsubscribe(subs); on = false }
+        next()
+      })
+      inner.get('/x/:id', function first(req: any, res: any, next: any) { next() }, function last(req: any, res: any) { res.send('ok') })
+      inner.use(function fails(err: any, req: any, res: any, next: any) { next(err) })
+      app.use(inner)
+      const server = await listen(app)
+      const runs: string[][] = []
+      try {
+        for (const q of ['?sub=1', '', '?unsub=1', '']) {
+          expect((await request(server.port, { path: '/x/1' + q })).body).toBe('ok')
+          await settle()
+          runs.push(log.splice(0))
+        }
+      } finally {
+        if (on) channel.unsubscribe(subs)
+        await server.close()
+      }
+      seen[name] = runs
+    }
+    expect(seen.switchyard).toEqual(seen.express)
+    expect(seen.express[0][0]).toBe('start second') // attached inside 'attach': its own call is not traced
+    expect(seen.express[3]).toEqual([])
+  })
+
   it('a store bound to start is the context inside the handler and in asyncEnd', async () => {
     for (const lib of [fw, express] as Lib[]) {
       const store = new AsyncLocalStorage<any>()
