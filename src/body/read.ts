@@ -109,8 +109,13 @@ export function read(req: BodyRequest, res: ServerResponse, next: Next, reader: 
   // nothing has touched the stream so far: on the errors above Node discards the body itself
   let stream: Readable = req
   if (inflater !== undefined) stream = req.pipe(inflater())
+  // body-parser has raw-body decode the body when there is no `verify`. For
+  // a request that is the same as decoding the bytes once read (below), but
+  // a hand-made stream in object mode may give strings: that one is read as
+  // body-parser reads it, decoded chunk by chunk
+  const decodeAs = charset !== null && reader.verify === undefined && stream.readableObjectMode === true ? charset : undefined
 
-  getRawBody(stream, { length: declared, limit: reader.limit }, (err, buf) => {
+  getRawBody(stream, { length: declared, limit: reader.limit, encoding: decodeAs }, (err, buf: Buffer | string) => {
     if (err) { fail(req, stream, readFailed(err), next); return }
     if (stream !== req) {
       // the inflater is done: detach it and let req flow, as body-parser does
@@ -126,13 +131,13 @@ export function read(req: BodyRequest, res: ServerResponse, next: Next, reader: 
 /** An error the detached inflater may still emit goes nowhere. */
 function ignore(): void {}
 
-/** Verify, decode and parse a fully read body. */
-function finish(req: BodyRequest, res: ServerResponse, next: Next, reader: Reader, buf: Buffer, charset: string | null): void {
+/** Verify, decode and parse a fully read body (a string only when decoded by the read, with no `verify`). */
+function finish(req: BodyRequest, res: ServerResponse, next: Next, reader: Reader, buf: Buffer | string, charset: string | null): void {
   if (reader.verify !== undefined) {
     try {
-      reader.verify(req, res, buf, charset)
+      reader.verify(req, res, buf as Buffer, charset)
     } catch (err) {
-      next(verifyFailed(err, buf))
+      next(verifyFailed(err, buf as Buffer))
       return
     }
   }
@@ -140,7 +145,7 @@ function finish(req: BodyRequest, res: ServerResponse, next: Next, reader: Reade
   // (a req.body that cannot be written gives the 400 too)
   let body: string | Buffer = buf
   try {
-    if (charset !== null) body = decode(buf, charset)
+    if (charset !== null && typeof buf !== 'string') body = decode(buf, charset)
     req.body = reader.parse(body as string & Buffer, charset)
   } catch (err) {
     next(parseFailed(err, body))
