@@ -181,14 +181,6 @@ function peerTrusted(req: RequestPrototype): boolean {
   return trustFn(req)(remoteAddress(req) as string, 0)
 }
 
-/**
- * `trust` with hop 0 already known to be trusted, so proxy-addr does not ask
- * a user's trust function about the peer a second time.
- */
-function trustingPeer(trust: TrustFn): TrustFn {
-  return (addr, i) => i === 0 || trust(addr, i)
-}
-
 /** First entry of a comma-separated header value, trimmed on both sides or only at its end. */
 function firstEntry(value: string, trimStart: boolean): string {
   const comma = value.indexOf(',')
@@ -228,18 +220,15 @@ defineGetter('secure', function secure() {
   return this.protocol === 'https'
 })
 
+// proxy-addr asks the trust function about each hop but the last: with no
+// address in X-Forwarded-For (absent, empty, ',') it asks nothing, so the peer
+// is not asked first here either
 defineGetter('ip', function ip() {
-  const trust = trustFn(this)
-  const peer = remoteAddress(this)
-  // an untrusted peer is the client: skip parsing X-Forwarded-For
-  if (!trust(peer as string, 0)) return peer
-  return proxyaddr(this, trustingPeer(trust))
+  return proxyaddr(this, trustFn(this))
 })
 
 defineGetter('ips', function ips() {
-  const trust = trustFn(this)
-  if (!trust(remoteAddress(this) as string, 0)) return []
-  const addrs = proxyaddr.all(this, trustingPeer(trust))
+  const addrs = proxyaddr.all(this, trustFn(this))
   // proxy-addr lists the socket address first; `ips` is client-first, without it
   addrs.reverse().pop()
   return addrs
