@@ -13,6 +13,7 @@
 import { resolve } from 'node:path'
 import type { Stats } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { format as formatUrl } from 'node:url'
 import send from 'send'
 import parseUrl from 'parseurl'
 import encodeUrl from 'encodeurl'
@@ -164,8 +165,18 @@ function redirectDirectory(this: StaticStream, res: ServerResponse): void {
     this.error(404)
     return
   }
+  // the whole URL as received, with '/' added to its path: an absolute-form
+  // request keeps its scheme and host, a '#' its fragment. As serve-static
+  // does, the parse cached on req is changed in place
   const original = parseUrl.original(this.req)
-  const location = encodeUrl(collapseLeadingSlashes((original?.pathname ?? '') + '/' + (original?.search ?? '')))
+  let location: string
+  if (original) {
+    original.path = null
+    original.pathname = collapseLeadingSlashes(original.pathname + '/')
+    location = encodeUrl(formatUrl(original))
+  } else {
+    location = '/'
+  }
   const body = redirectDocument(escapeHtml(location))
 
   res.statusCode = 301

@@ -9,6 +9,7 @@ import express from 'express'
 import fw from '../../src/index'
 import { listen, request, type Answer, type RawRequest } from '../support/diff'
 import { ROOT } from '../support/static'
+import parseurl from 'parseurl'
 
 type Lib = (() => any) & { static: (root: string, options?: object) => unknown }
 
@@ -66,7 +67,10 @@ const COMMON: RawRequest[] = [
   get('/nums.txt', { 'If-Match': '"nope"' }), get('/nums.txt', { 'If-Unmodified-Since': new Date(0).toUTCString() }),
   get('/../secret.txt'), get('/%2e%2e/secret.txt'), get('/..%2fsecret.txt'), get('/nested/..%2f..%2fsecret.txt'),
   get('/..\\secret.txt'), get('/..%5csecret.txt'), get('/nested/%2e%2e/todo.txt'), get('/..'),
-  get('/todo.txt%00'), get('/%00'), get('/%E0%A4%A'), get('/%zz'), get('/a\\b'), get('/users%2ftobi.txt')
+  get('/todo.txt%00'), get('/%00'), get('/%E0%A4%A'), get('/%zz'), get('/a\\b'), get('/users%2ftobi.txt'),
+  // a directory redirect keeps what the request target had: scheme, host, login, fragment
+  get('http://example.com/nested'), get('HTTP://EXAMPLE.COM/nested?q=1'), get('http://u:p@h.example/nested'), get('/nested#frag'),
+  get('/nested?x=1#y'), get('http://example.com//nested'), get('/nested#<b>"')
 ]
 
 const mounted = (mount: string, reqs: RawRequest[]): RawRequest[] =>
@@ -75,7 +79,7 @@ const mounted = (mount: string, reqs: RawRequest[]): RawRequest[] =>
 interface Config { title: string; options?: object; mount?: string; requests: RawRequest[] }
 
 const SMALL: RawRequest[] = [
-  get('/'), get('/todo.txt'), get('/nested'), get('/nested/'), get('/nope.txt'), get('/.hidden'), get('/sub/.dot/x.txt'),
+  get('/'), get('/todo.txt'), get('/nested'), get('/nested/'), get('/nope.txt'), get('/.hidden'), get('/sub/.dot/x.txt'), get('/nested?a=1#f'),
   get('/page'), get('/nums.txt', { Range: 'bytes=0-2' }), { method: 'POST', path: '/todo.txt' }, head('/todo.txt')
 ]
 
@@ -136,13 +140,19 @@ for (const config of CONFIGS) {
 }
 
 describe('what fw.static leaves on req once it has served a file', () => {
-  for (const [mount, p] of [['/', '/todo.txt'], ['/static', '/static/todo.txt?x=1'], ['/static', '/static']] as const) {
-    it(`GET ${p} (mounted on ${mount}): the same own keys on 'finish'`, async () => {
+  for (const [mount, p] of [['/', '/todo.txt'], ['/static', '/static/todo.txt?x=1'], ['/static', '/static'], ['/', '/nested?x=1'], ['/static', 'http://h.example/static/nested#f']] as const) {
+    it(`GET ${p} (mounted on ${mount}): the same own keys and cached parse of the original URL on 'finish'`, async () => {
       const seen: Record<string, string> = {}
       for (const [name, lib] of [['switchyard', fw], ['express', express]] as const) {
         const app = (lib as any)()
         let keys = 'not finished'
-        app.use((req: any, res: any, next: any) => { res.on('finish', () => { keys = Object.keys(req).join() }); next() })
+        app.use((req: any, res: any, next: any) => {
+          res.on('finish', () => {
+            const o = req._parsedOriginalUrl
+            keys = Object.keys(req).join() + ' ' + JSON.stringify(o && { ...o }) + ' ' + (o && parseurl.original(req) === o)
+          })
+          next()
+        })
         app.use(mount, (lib as any).static(ROOT))
         const server = await listen(app)
         try {
