@@ -302,7 +302,7 @@ class Dispatch {
     this.parentNext = req.next
     this.parentMatched = req[kMatchedRoute]
     this.allowed = req.method === 'OPTIONS' ? [] : undefined
-    // an unnamed arrow (see stepper): the build adds no per-request naming call
+    // named `next` with no per-request naming call in the build (see stepper)
     this.next = stepper(this)
   }
 }
@@ -350,15 +350,18 @@ function handOver(d: Dispatch, err: any): void {
 }
 
 /**
- * The `next(err)` of one pass, the function handlers call. It is an arrow
- * (the build gives it no per-request name) and it is small: it takes the
+ * The `next(err)` of one pass, the function handlers call. It is a method
+ * named `next` (the build gives it no per-request naming call) and it is small: it takes the
  * common step itself and leaves every other one to `step`. Kept small, V8
  * compiles it into the handler that calls it; with the whole search inside it
  * was not, and each middleware of a pass-through chain cost about twice as
  * much (docs/design.md, Speed item 21).
  */
 function stepper(d: Dispatch): Next {
-  return (err?: any): void => {
+  // a method, so that it is named `next` as router@2.3's is, with no naming
+  // call per request (the build's keepNames wraps arrows and function
+  // expressions in one; a method is named by the language)
+  return { next(err?: any): void {
     // The common step, a middleware on '/' right after the last layer (a
     // pass-through chain): it matches every path, strips nothing and takes no
     // param triggers, so none of the search in `step` is needed. Taken only
@@ -397,7 +400,7 @@ function stepper(d: Dispatch): Next {
       }
     }
     step(d, err)
-  }
+  } }.next
 }
 
 /** Are req.url and parseurl's cache still the ones the last parse saw? Then its pathname stands (see Dispatch.lastUrl). */

@@ -10,8 +10,9 @@ class RouteDispatch {
   sync = 0
   readonly next: Next
   constructor(readonly stack: Layer[], readonly req: any, readonly res: any, readonly method: string, readonly done: Next) {
-    // assigned, not declared: the build adds no per-request naming call
-    this.next = (err?: any) => routeStep(this, err)
+    // a method, named `next` as router@2.3's is: the build adds no per-request naming call
+    const d = this
+    this.next = { next(err?: any): void { routeStep(d, err) } }.next
   }
 }
 
@@ -36,6 +37,11 @@ function routeStep(d: RouteDispatch, err: any): void {
   if (err) layer.handleError(err, d.req, d.res, d.next)
   else layer.handleRequest(d.req, d.res, d.next)
   d.sync = 0
+}
+
+/** The `next` of a route with one handler: leaving the route, whatever it is given. */
+function routeNext(done: Next): Next {
+  return { next(err?: any): void { if (err === 'route') done(); else done(err) } }.next
 }
 
 function flattenHandlers(args: unknown[], out: unknown[] = []): unknown[] {
@@ -101,10 +107,11 @@ export class Route {
     req.route = this
     if (routeChannel.hasSubscribers) publishRoute(req, res, this.path)
 
-    // one handler: the router's continuation already means the same as ours
+    // one handler: no pass state, but a `next` of the route's own, as in
+    // router@2.3 (a handler can tell it from `req.next`)
     if (stack.length === 1) {
       const layer = stack[0]
-      if (layer.method === undefined || layer.method === method) layer.handleRequest(req, res, done)
+      if (layer.method === undefined || layer.method === method) layer.handleRequest(req, res, routeNext(done))
       else done()
       return
     }

@@ -1112,3 +1112,36 @@ describe('the registration API as code reads it', () => {
     expect(ours).toEqual(theirs)
   })
 })
+
+// Found by a sweep with session and auth middlewares: the `next` a handler is
+// given is router@2.3's, as code can read it (its name, and whether it is
+// req.next), in every kind of handler.
+describe('the next a handler is given', () => {
+  it('is named next everywhere, and a route handler gets the route\'s own, not req.next', async () => {
+    const r = await recorded((app, lib, record) => {
+      const describeNext = (where: string, req: any, next: any) => record([where, next.name, next.length, next === req.next, typeof next, req.next.name])
+      app.use(function mw(req: any, res: any, next: any) { describeNext('middleware', req, next); next() })
+      app.get('/one', function one(req: any, res: any, next: any) { describeNext('one handler', req, next); next() })
+      app.get('/one', function afterRoute(req: any, res: any, next: any) { describeNext('next route', req, next); next('route') })
+      app.get('/one', function skip(req: any, res: any, next: any) { next('route') }, function never(req: any, res: any) { res.send('wrong') })
+      app.all('/one', function leave(req: any, res: any, next: any) { next('router') })
+      const router = lib.Router()
+      router.get('/two', function first(req: any, res: any, next: any) { describeNext('first of two', req, next); next() }, function second(req: any, res: any, next: any) { describeNext('second of two', req, next); next(new Error('boom')) })
+      router.use(function errs(err: any, req: any, res: any, next: any) { describeNext('error handler', req, next); next(err) })
+      app.use(router)
+      app.use(function last(err: any, req: any, res: any, next: any) { res.status(500).send(String(req.path) + ':' + err.message) })
+      app.use(function notFound(req: any, res: any) { res.status(404).send('nf ' + req.path) })
+    }, { path: '/one' })
+    expect(r.switchyard).toEqual(r.express)
+    const r2 = await recorded((app, lib, record) => {
+      const router = lib.Router()
+      router.get('/two', function first(req: any, res: any, next: any) { record(['first', next.name, next === req.next]); next() }, function second(req: any, res: any, next: any) { record(['second', next.name, next === req.next]); next(new Error('boom')) })
+      router.use(function errs(err: any, req: any, res: any, next: any) { record(['error handler', next.name, next === req.next]); next(err) })
+      app.use(router)
+      app.use(function last(err: any, req: any, res: any, next: any) { res.status(500).send(err.message) })
+    }, { path: '/two' })
+    expect(r2.switchyard).toEqual(r2.express)
+    expect(r.express.records.length).toBe(3)
+    expect(r2.express.records.length).toBe(3)
+  })
+})
