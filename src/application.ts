@@ -10,6 +10,10 @@ import { compileETag, compileQueryParser, compileTrust } from './utils/compile'
 import { setHttp2Prototypes } from './http2'
 import { putHeaderWith } from './utils/headers'
 import { swapPrototype } from './utils/prototype'
+import createDebug from 'debug'
+
+/** express@5.3's debug namespace for the app (`DEBUG=express:application`), with its messages. */
+const debug = createDebug('express:application')
 
 /** Marks that `trust proxy` still has its default value (then a mounted app inherits its parent's): Express's non-enumerable string key. */
 const trustProxyDefault = '@@symbol:trust_proxy_default'
@@ -108,6 +112,7 @@ application.defaultConfiguration = function defaultConfiguration(this: any) {
   this.set('subdomain offset', 2)
   this.set('trust proxy', false)
   Object.defineProperty(this.settings, trustProxyDefault, { configurable: true, value: true })
+  debug('booting in %s mode', env)
 
   this.on('mount', function onmount(this: any, parent: any) {
     if (this.settings[trustProxyDefault] === true && typeof parent.settings['trust proxy fn'] === 'function') {
@@ -325,6 +330,7 @@ application.use = function use(this: any, ...args: unknown[]) {
       router.use(path, fn)
       continue
     }
+    debug('.use app under %s', path)
     fn.mountpath = path
     fn.parent = this
     router.use(path, function mounted_app(req: any, res: any, next: Next) {
@@ -368,6 +374,7 @@ application.param = function param(this: any, name: string | string[], fn: any) 
 /** Set a setting (compiling etag, query parser and trust proxy), or read it with one argument. */
 application.set = function set(this: any, setting: string, val?: unknown) {
   if (arguments.length === 1) return this.settings[setting]
+  debug('set "%s" to %o', setting, val)
   this.settings[setting] = val
   switch (setting) {
     case 'etag':

@@ -1,6 +1,10 @@
 import { statSync, type Stats } from 'node:fs'
-import { basename, dirname, extname, join, resolve } from 'node:path'
+import { basename, dirname, extname, join, resolve as resolvePath } from 'node:path'
 import { createRequire } from 'node:module'
+import createDebug from 'debug'
+
+/** express@5.3's debug namespace for views (`DEBUG=express:view`), with its messages. */
+const debug = createDebug('express:view')
 
 /** A template engine: `(path, options, callback(err, html))`, the `__express` signature. */
 export type Engine = (path: string, options: object, callback: (err: Error | null, html?: string) => void) => void
@@ -32,70 +36,86 @@ function loadEngineModule(name: string): any {
   return createRequire(join(process.cwd(), 'noop.js'))(name)
 }
 
-/**
- * A view: a template name resolved to a file under the `views` directories,
- * rendered with the engine registered (or loaded) for its extension.
- */
-export class View {
+/** A view: a template name resolved to a file under the `views` directories, rendered with the engine registered (or loaded) for its extension. */
+export interface View {
   defaultEngine: string | undefined
   ext: string
   name: string
   root: string | string[]
   engine: Engine
   path: string | undefined
-
-  constructor(name: string, options: ViewOptions) {
-    this.defaultEngine = options.defaultEngine
-    this.ext = extname(name)
-    this.name = name
-    this.root = options.root
-    if (!this.ext && !this.defaultEngine) throw new Error('No default engine was specified and no extension was provided.')
-    let fileName = name
-    if (!this.ext) {
-      const engine = this.defaultEngine as string
-      this.ext = engine[0] !== '.' ? '.' + engine : engine
-      fileName += this.ext
-    }
-    if (!options.engines[this.ext]) {
-      const mod = this.ext.slice(1)
-      const fn = loadEngineModule(mod).__express
-      if (typeof fn !== 'function') throw new Error('Module "' + mod + '" does not provide a view engine.')
-      options.engines[this.ext] = fn
-    }
-    this.engine = options.engines[this.ext]
-    this.path = this.lookup(fileName)
-  }
-
   /** The first existing file for `name` under the roots, in order. */
-  lookup(name: string): string | undefined {
-    const roots = ([] as string[]).concat(this.root)
-    let path: string | undefined
-    for (let i = 0; i < roots.length && !path; i++) {
-      const loc = resolve(roots[i], name)
-      path = this.resolve(dirname(loc), basename(loc))
-    }
-    return path
-  }
-
+  lookup(name: string): string | undefined
   /** Render with the engine; the callback is always called asynchronously. */
-  render(options: object, callback: (err: Error | null, html?: string) => void): void {
-    let sync = true
-    this.engine(this.path as string, options, function onRender(this: unknown, ...args: any[]) {
-      if (!sync) return (callback as any).apply(this, args)
-      process.nextTick(() => (callback as any).apply(this, args))
-    })
-    sync = false
-  }
-
+  render(options: object, callback: (err: Error | null, html?: string) => void): void
   /** `dir/file` or `dir/<file without ext>/index.<ext>`, whichever is a file. */
-  resolve(dir: string, file: string): string | undefined {
-    const ext = this.ext
-    let path = join(dir, file)
-    let stat = tryStat(path)
-    if (stat && stat.isFile()) return path
-    path = join(dir, basename(file, ext), 'index' + ext)
-    stat = tryStat(path)
-    if (stat && stat.isFile()) return path
-    return undefined
+  resolve(dir: string, file: string): string | undefined
+}
+
+/** The View constructor (the `view` setting's default). */
+export interface ViewConstructor {
+  new (name: string, options: ViewOptions): View
+  prototype: View
+}
+
+/**
+ * A constructor function, not a class, as Express's: what code reads of it
+ * is the same (`util.inspect` prints `[Function: View]`, the prototype's
+ * methods are enumerable, in Express's order).
+ */
+export const View = function View(this: View, name: string, options: ViewOptions) {
+  this.defaultEngine = options.defaultEngine
+  this.ext = extname(name)
+  this.name = name
+  this.root = options.root
+  if (!this.ext && !this.defaultEngine) throw new Error('No default engine was specified and no extension was provided.')
+  let fileName = name
+  if (!this.ext) {
+    const engine = this.defaultEngine as string
+    this.ext = engine[0] !== '.' ? '.' + engine : engine
+    fileName += this.ext
   }
+  if (!options.engines[this.ext]) {
+    const mod = this.ext.slice(1)
+    debug('require "%s"', mod)
+    const fn = loadEngineModule(mod).__express
+    if (typeof fn !== 'function') throw new Error('Module "' + mod + '" does not provide a view engine.')
+    options.engines[this.ext] = fn
+  }
+  this.engine = options.engines[this.ext]
+  this.path = this.lookup(fileName)
+} as unknown as ViewConstructor
+
+View.prototype.lookup = function lookup(this: View, name: string): string | undefined {
+  debug('lookup "%s"', name)
+  const roots = ([] as string[]).concat(this.root)
+  let path: string | undefined
+  for (let i = 0; i < roots.length && !path; i++) {
+    const loc = resolvePath(roots[i], name)
+    path = this.resolve(dirname(loc), basename(loc))
+  }
+  return path
+}
+
+View.prototype.render = function render(this: View, options: object, callback: (err: Error | null, html?: string) => void): void {
+  debug('render "%s"', this.path)
+  let sync = true
+  this.engine(this.path as string, options, function onRender(this: unknown, ...args: any[]) {
+    if (!sync) return (callback as any).apply(this, args)
+    process.nextTick(() => (callback as any).apply(this, args))
+  })
+  sync = false
+}
+
+View.prototype.resolve = function resolve(this: View, dir: string, file: string): string | undefined {
+  const ext = this.ext
+  let path = join(dir, file)
+  debug('stat "%s"', path)
+  let stat = tryStat(path)
+  if (stat && stat.isFile()) return path
+  path = join(dir, basename(file, ext), 'index' + ext)
+  debug('stat "%s"', path)
+  stat = tryStat(path)
+  if (stat && stat.isFile()) return path
+  return undefined
 }

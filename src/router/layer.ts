@@ -2,6 +2,10 @@ import { parse as parsePattern, pathToRegexp } from 'path-to-regexp'
 import type { Route } from './route'
 import { handlerTraced, traceHandler } from './tracing'
 import depd from 'depd'
+import createDebug from 'debug'
+
+/** router@2.3's debug namespace for layers (`DEBUG=router:layer`), with its message. */
+const debug = createDebug('router:layer')
 
 /** Any request handler or error handler the router accepts. */
 export type Handler = (...args: any[]) => any
@@ -101,6 +105,7 @@ export class Layer {
   declare [kInternals]: LayerInternals
 
   constructor(path: unknown, options: LayerOptions, fn: Handler) {
+    debug('new %o', path)
     const sensitive = Boolean(options.sensitive)
     const strict = Boolean(options.strict)
     const end = Boolean(options.end)

@@ -1,6 +1,10 @@
 import { Layer, type Handler } from './layer'
 import { lowerMethod, methods } from './methods'
 import { publishRoute, routeChannel } from './tracing'
+import createDebug from 'debug'
+
+/** router@2.3's debug namespace for routes (`DEBUG=router:route`), with its messages. */
+const debug = createDebug('router:route')
 
 type Next = (err?: any) => void
 
@@ -63,6 +67,7 @@ export class Route {
   methods: Record<string, boolean>
 
   constructor(path: unknown) {
+    debug('new %o', path)
     // assigned in router@2's order: tools that print a route see the same keys
     this.path = path
     this.stack = []
@@ -140,6 +145,8 @@ function addHandlers<R extends Route>(route: R, method: string | undefined, hand
   for (const fn of callbacks) {
     // router@2.3's words (router@2.2 named the method and what it got)
     if (typeof fn !== 'function') throw new TypeError('argument handler must be a function')
+    // (`.all()` has no line of its own, as in router@2.3)
+    if (method !== undefined) debug('%s %s', method, route.path)
     const layer = new Layer('/', {}, fn as Handler)
     layer.method = method
     route.methods[method ?? '_all'] = true
