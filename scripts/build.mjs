@@ -103,9 +103,27 @@ function emitTypes(entry, outDir) {
 }
 
 // Names that are both a runtime value (a property of fw) and a type.
+// `Router` is an interface declared in the entry itself, and `fw.Router()`
+// returns it: a declaration file emitted for code that infers a router
+// (`export default Router()`, with `declaration: true`) can then name it as
+// `fw.Router<false>`; the type in ./types cannot be named from outside the
+// package (its "exports" map hides the path), which gave TS2742.
+const ROUTER_CALLS = `{
+    (options: T.RouterOptions & { mergeParams: true }): Router<true>
+    (options?: T.RouterOptions): Router
+    new (options: T.RouterOptions & { mergeParams: true }): Router<true>
+    new (options?: T.RouterOptions): Router
+    /** The route class, as router@2 exposes it (\`req.route instanceof Router.Route\`). */
+    Route: T.RouteConstructor
+  }`
 const VALUE_TYPES = {
-  Router: 'export type Router<Merge extends boolean = false> = T.Router<Merge>',
+  Router: 'export interface Router<Merge extends boolean = false> extends T.Router<Merge> {}',
   Route: 'export type Route<Path extends string = string> = T.IRoute<Path>'
+}
+/** The same names in the ES module declaration, which takes them from the CommonJS one. */
+const VALUE_TYPES_MTS = {
+  Router: 'export type Router<Merge extends boolean = false> = fw.Router<Merge>',
+  Route: VALUE_TYPES.Route
 }
 const VALUES = ['Router', 'Route', 'json', 'raw', 'text', 'urlencoded', 'static', 'application', 'request', 'response']
 const BODY_VALUES = ['json', 'raw', 'text', 'urlencoded']
@@ -118,7 +136,7 @@ function indexCts(typeNames) {
 /** Create an application. */
 declare function fw(): T.Express
 declare namespace fw {
-${VALUES.map((v) => `  var ${v}: T.Switchyard['${v}']`).join('\n')}
+${VALUES.map((v) => (v === 'Router' ? `  var Router: ${ROUTER_CALLS}` : `  var ${v}: T.Switchyard['${v}']`)).join('\n')}
 ${Object.values(VALUE_TYPES).map((l) => '  ' + l).join('\n')}
 ${aliases.join('\n')}
 }
@@ -135,7 +153,9 @@ function indexMts() {
   const values = VALUES.map((v) =>
     v === 'static'
       ? `declare const _static: T.Switchyard['static']\nexport { _static as static }`
-      : `export declare const ${v}: T.Switchyard['${v}']`
+      : v === 'Router'
+        ? 'export declare const Router: typeof fw.Router'
+        : `export declare const ${v}: T.Switchyard['${v}']`
   )
   return `${HEADER}import fw from './index.cjs'
 import type * as T from './types/index.js'
@@ -143,7 +163,7 @@ import type * as T from './types/index.js'
 /** Create an application; carries Router, json, static and the other exports. */
 export default fw
 ${values.join('\n')}
-${Object.values(VALUE_TYPES).join('\n')}
+${Object.values(VALUE_TYPES_MTS).join('\n')}
 export type * from './types/index.js'
 `
 }

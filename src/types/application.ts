@@ -11,7 +11,8 @@ import type { BodyParserMiddleware, OptionsJson, OptionsRaw, OptionsText, Option
 import type { ServeStaticMiddleware, ServeStaticOptions } from './static'
 
 /** Callback of `app.render(view, options, callback)`. */
-export type RenderCallback = (err: Error | null, html?: string) => void
+/** What `app.render` calls back with, typed as @types/express types it (on success `err` is null; on failure `html` is undefined). */
+export type RenderCallback = (err: Error, html: string) => void
 
 /**
  * Everything an application carries. The public {@link Application} extends it through
@@ -64,7 +65,7 @@ export interface ApplicationBase<LocalsObj extends Record<string, any> = Record<
   /** The app's router (created on first access). */
   readonly router: Router
   /** The settings (prefer `app.get`/`app.set`). */
-  settings: Record<string, any>
+  settings: any
   /** Variables available to every view rendered by the app. */
   locals: LocalsObj & Locals
   /** The path(s) this app was mounted on. */

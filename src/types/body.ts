@@ -14,8 +14,12 @@ export interface Options {
   limit?: number | string | undefined
   /** Media types to parse: an extension, a MIME type (wildcards allowed), a list of them, or a predicate. */
   type?: string | string[] | ((req: IncomingMessage) => any) | undefined
-  /** Called with the raw body before parsing; throwing aborts with 403. */
-  verify?: VerifyFunction | undefined
+  /**
+   * Called with the raw body before parsing; throwing aborts with 403. (A
+   * method, as body-parser's types declare it: a function whose `req` is a
+   * narrower type, such as the app's Request, is accepted.)
+   */
+  verify?(req: IncomingMessage, res: ServerResponse, buf: Buffer, encoding: string): void
 }
 
 /** Options of `json()`. */

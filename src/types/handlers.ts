@@ -69,4 +69,4 @@ export interface RequestParamHandler {
 }
 
 /** A template engine as registered with `app.engine(ext, fn)` (the `__express` signature). */
-export type Engine = (path: string, options: object, callback: (err: Error | null, html?: string) => void) => void
+export type Engine = (path: string, options: object, callback: (e: any, rendered?: string) => void) => void

@@ -83,10 +83,10 @@ export interface ResponseBase<
   /** Set `Content-Disposition: attachment` (and the type from `filename`). */
   attachment(filename?: string): this
   /** Set one header, or several from an object. */
-  set(field: Record<string, HeaderValue>): this
+  set(field: object): this
   set(field: string, value?: HeaderValue): this
   /** Alias of `res.set`. */
-  header(field: Record<string, HeaderValue>): this
+  header(field: object): this
   header(field: string, value?: HeaderValue): this
   /** A response header set so far. */
   get(field: string): string | undefined

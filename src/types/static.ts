@@ -11,8 +11,8 @@ export interface ServeStaticOptions<R extends ServerResponse = Response> {
   acceptRanges?: boolean | undefined
   /** Send `Cache-Control`. Default true. */
   cacheControl?: boolean | undefined
-  /** Files and directories starting with a dot. Default 'ignore'. */
-  dotfiles?: 'allow' | 'deny' | 'ignore' | undefined
+  /** Files and directories starting with a dot: 'allow', 'deny' or 'ignore' (default; anything else throws). A string, as serve-static's types have it. */
+  dotfiles?: string | undefined
   /** Send a weak `ETag`. Default true. */
   etag?: boolean | undefined
   /** Extensions tried when the file is not found, e.g. `['html']`. Default false. */

@@ -82,10 +82,14 @@ describe('Application', () => {
   })
   test('engine and render', () => {
     app.engine('html', (path, options, cb) => cb(null, `${path}${JSON.stringify(options)}`))
+    // typed as @types/express types them, so code written for it compiles
     app.render('index', { a: 1 }, (err, html) => {
-      expectTypeOf(err).toEqualTypeOf<Error | null>()
-      expectTypeOf(html).toEqualTypeOf<string | undefined>()
+      expectTypeOf(err).toEqualTypeOf<Error>()
+      expectTypeOf(html).toEqualTypeOf<string>()
     })
+    const rendered = new Promise<string>((resolve, reject) => app.render('mail', (err: Error, html: string) => (err ? reject(err) : resolve(html))))
+    expectTypeOf(rendered).toEqualTypeOf<Promise<string>>()
+    app.engine('txt', (path: string, options: object, cb: (err: unknown, out?: string) => void) => cb(null, path))
   })
   test('app.param', () => {
     app.param('id', (req, res, next, value, name) => {
@@ -168,8 +172,9 @@ describe('static and files', () => {
   test('ServeStaticOptions', () => {
     const o: ServeStaticOptions = { dotfiles: 'deny', maxAge: '1d', index: false, extensions: ['html'], setHeaders: (res, path) => res.setHeader('X-Path', path) }
     fw().use(serveStatic('public', o))
-    // @ts-expect-error dotfiles is 'allow' | 'deny' | 'ignore'
-    serveStatic('public', { dotfiles: 'hide' })
+    // a string, as serve-static's types have it: options declared apart widen to string
+    const apart = { dotfiles: 'ignore', maxAge: '1d' }
+    serveStatic('public', apart)
   })
   test('SendFileOptions, Errback', () => {
     fw().get('/f', (_req, res) => {

@@ -32,6 +32,13 @@ describe.each(Object.keys(MODES) as Mode[])('typed corpus, %s mode', (mode) => {
     expect(format(diagnostics, files)).toBe('')
   })
 
+  test('emits declaration files (declaration: true): every inferred type is nameable from outside the package', () => {
+    // a router module (`export default Router()`) must not give TS2742
+    const { program, files } = compileCorpus(mode, 'switchyard', {}, { declaration: true, emitDeclarationOnly: true, noEmit: false })
+    const diagnostics = program.getSourceFiles().filter((f) => files.has(f.fileName)).flatMap((f) => [...program.getDeclarationDiagnostics(f)])
+    expect(format(diagnostics, files)).toBe('')
+  })
+
   test('compiles against switchyard with @types/express installed side by side', () => {
     // the side-by-side program default-imports multer and cookie-parser: it needs esModuleInterop
     const { program, diagnostics, files } = compileCorpus(mode, 'switchyard+@types/express', interop ? sideBySide : {})

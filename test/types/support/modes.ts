@@ -71,7 +71,7 @@ export interface Compiled {
   diagnostics: ts.Diagnostic[]
 }
 
-export function compileCorpus(mode: Mode, target: Target, extraFiles: Record<string, string> = {}): Compiled {
+export function compileCorpus(mode: Mode, target: Target, extraFiles: Record<string, string> = {}, extraOptions: ts.CompilerOptions = {}): Compiled {
   const spec = MODES[mode]
   const vroot = path.join(repo, 'test/types/.virtual', `${mode}--${target.replace(/[^a-z]+/g, '-')}`)
   const vmod = path.join(vroot, 'node_modules/switchyard')
@@ -120,7 +120,8 @@ export function compileCorpus(mode: Mode, target: Target, extraFiles: Record<str
     noUnusedLocals: false,
     // 'express' is Express 4's types for the @types/express@4 target
     ...(target === 'switchyard+@types/express@4' ? { paths: { express: [EXPRESS_V4] } } : {}),
-    ...spec.options
+    ...spec.options,
+    ...extraOptions
   }
   const host = ts.createCompilerHost(options)
   const base = { ...host }
