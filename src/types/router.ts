@@ -125,6 +125,8 @@ export interface IRoute<Path extends string = string, Merge extends boolean = fa
   path: string
   /** The route's layers (one per handler). */
   stack: ILayer[]
+  /** The methods with a handler, lower case (`_all` for `.all()`), as tools that list routes read them. */
+  methods: Record<string, boolean>
   all: IRouteHandler<this, Path, Merge>
   acl: IRouteHandler<this, Path, Merge>
   bind: IRouteHandler<this, Path, Merge>

@@ -2,6 +2,12 @@
 // compile unchanged against switchyard (found by a sweep of the two): header
 // objects of any shape, webhook verify callbacks typed with the app's Request,
 // option objects declared apart, render to a string, hand-written engines,
+// the matched route, as metrics middlewares read it
+app.use((req: Request, _res: Response, next: NextFunction) => {
+  if (req.route) console.log(req.route.path, Object.keys(req.route.methods), req.route.stack.length)
+  next()
+})
+
 // settings read directly, and routers exported for declaration files.
 import express, { Router } from 'switchyard'
 import type { Request, Response, NextFunction } from 'switchyard'
@@ -42,6 +48,12 @@ void renderToString
 // a hand-written engine whose callback takes any error
 app.engine('tpl', (path: string, options: object, callback: (err: unknown, rendered?: string) => void) => {
   callback(null, `${path}:${JSON.stringify(options)}`)
+})
+
+// the matched route, as metrics middlewares read it
+app.use((req: Request, _res: Response, next: NextFunction) => {
+  if (req.route) console.log(req.route.path, Object.keys(req.route.methods), req.route.stack.length)
+  next()
 })
 
 // settings read directly
