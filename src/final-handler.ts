@@ -4,6 +4,10 @@ import onFinished from 'on-finished'
 import parseUrl from 'parseurl'
 import statuses from 'statuses'
 import { resetHttp2Stream } from './http2'
+import createDebug from 'debug'
+
+/** finalhandler's debug namespace (`DEBUG=finalhandler`), with its messages. */
+const debug = createDebug('finalhandler')
 
 /** Options of the default final handler. */
 export interface FinalOptions {
@@ -74,7 +78,10 @@ export function finalHandler(req: any, res: any, err: any, options: FinalOptions
   let status: number
   let headers: Record<string, unknown> | undefined
   let msg: string
-  if (!err && headersSent(res)) return
+  if (!err && headersSent(res)) {
+    debug('cannot 404 after headers sent')
+    return
+  }
   if (err) {
     const fromError = errorStatus(err)
     if (fromError === undefined) {
@@ -84,12 +91,15 @@ export function finalHandler(req: any, res: any, err: any, options: FinalOptions
       headers = err.headers && typeof err.headers === 'object' ? { ...err.headers } : undefined
     }
     msg = errorMessage(err, status, options.env)
+    debug('default %s', status)
   } else {
     status = 404
+    debug('default 404')
     msg = 'Cannot ' + req.method + ' ' + encodeUrl(resourceName(req))
   }
   if (err && options.onerror) setImmediate(options.onerror, err, req, res)
   if (headersSent(res)) {
+    debug('cannot %d after headers sent', status)
     // the client must see that the response is cut short: over HTTP/2 that is
     // a reset of this stream (the connection serves others)
     if (req.httpVersionMajor === 2) resetHttp2Stream(req)

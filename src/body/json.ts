@@ -1,8 +1,12 @@
 // fw.json(): parse JSON bodies into req.body.
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { debugNamespace } from '../utils/debug'
 import { commonReader, optionsObject, requestCharset, type BaseOptions } from './options'
 import { read, type BodyRequest, type Next, type Reader } from './read'
 import { unsupportedCharset } from './errors'
+
+/** body-parser's debug namespace for this parser (`DEBUG=body-parser:json`). */
+const debug = debugNamespace('body-parser:json')
 
 /** Options of `json()`. */
 export interface JsonOptions extends BaseOptions {
@@ -32,6 +36,7 @@ export function json(options?: JsonOptions): BodyParser {
   // not UTF is refused as a request's would be
   const defaultCharset = (opts as { defaultCharset?: string }).defaultCharset || 'utf-8'
   const reader: Reader = {
+    debug,
     ...commonReader(opts, 'application/json'),
     charset: (req: IncomingMessage) => jsonCharset(req, defaultCharset),
     parse: opts.strict === false ? (body: string) => parseLoose(body, reviver) : (body: string) => parseStrict(body, reviver)
@@ -49,15 +54,21 @@ function jsonCharset(req: IncomingMessage, defaultCharset: string): string | Ret
 
 function parseLoose(body: string, reviver: Reviver | undefined): unknown {
   if (body.length === 0) return {}
+  if (debug.on()) debug.log('parse json')
   return JSON.parse(body, reviver)
 }
 
 function parseStrict(body: string, reviver: Reviver | undefined): unknown {
   if (body.length === 0) return {}
   const first = firstToken(body)
-  if (first !== -1 && body[first] !== '{' && body[first] !== '[' && startsValue(body.charCodeAt(first))) {
-    throw strictViolation(body, first)
+  if (first === -1 || (body[first] !== '{' && body[first] !== '[')) {
+    // (body-parser says so for anything but an object or array, and then
+    // fails as JSON.parse fails: its own error for a value, JSON.parse's for the rest)
+    if (debug.on()) debug.log('strict violation')
+    if (first !== -1 && startsValue(body.charCodeAt(first))) throw strictViolation(body, first)
+    return JSON.parse(body, reviver)
   }
+  if (debug.on()) debug.log('parse json')
   return JSON.parse(body, reviver)
 }
 

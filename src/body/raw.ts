@@ -1,7 +1,11 @@
 // fw.raw(): read bodies into a Buffer.
 import { commonReader, optionsObject, type BaseOptions } from './options'
+import { debugNamespace } from '../utils/debug'
 import { read, type BodyRequest, type Reader } from './read'
 import type { BodyParser } from './json'
+
+/** body-parser's debug namespace for this parser (`DEBUG=body-parser:raw`). */
+const debug = debugNamespace('body-parser:raw')
 
 /** Options of `raw()`. */
 export type RawOptions = BaseOptions
@@ -17,6 +21,7 @@ const identity = (body: Buffer): Buffer => body
 export function raw(options?: RawOptions): BodyParser {
   const opts = optionsObject<RawOptions>(options)
   const reader: Reader = {
+    debug,
     ...commonReader(opts, 'application/octet-stream'),
     charset: noCharset,
     parse: identity

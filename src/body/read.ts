@@ -11,6 +11,7 @@ import typeis from 'type-is'
 import { parseFailed, readFailed, unsupportedCharset, unsupportedEncoding, verifyFailed, type BodyError } from './errors'
 import type { Matcher, VerifyFunction } from './options'
 import { http2HasBody } from '../http2'
+import type { DebugNamespace } from '../utils/debug'
 
 /** The continuation a parser middleware receives. */
 export type Next = (err?: unknown) => void
@@ -32,7 +33,12 @@ export interface Reader {
   charset: (req: IncomingMessage) => string | null | BodyError
   /** Turn the decoded body into `req.body`; throwing gives a 400 (or the error's own status). */
   parse: (body: string & Buffer, charset: string | null) => unknown
+  /** body-parser's debug namespace for this parser (`body-parser:json`...), with its messages. */
+  debug: DebugNamespace
 }
+
+/** What body-parser prints when it inflates a body, by Content-Encoding. */
+const INFLATING: Record<string, string> = { gzip: 'gunzip body', deflate: 'inflate body', br: 'brotli decompress body' }
 
 type Inflater = () => Transform
 
@@ -69,13 +75,33 @@ function charsetExists(charset: string): boolean {
  * @example read(req, res, next, reader)
  */
 export function read(req: BodyRequest, res: ServerResponse, next: Next, reader: Reader): void {
-  if (onFinished.isFinished(req)) { next(); return }
+  const debug = reader.debug
+  const log = debug.on()
+  if (onFinished.isFinished(req)) {
+    if (log) debug.log('body already parsed')
+    next()
+    return
+  }
   if (!('body' in req)) req.body = undefined
   // an HTTP/2 body needs no Content-Length nor Transfer-Encoding
-  if ((!typeis.hasBody(req) && !http2HasBody(req)) || !reader.matches(req)) { next(); return }
+  if (!typeis.hasBody(req) && !http2HasBody(req)) {
+    if (log) debug.log('skip empty body')
+    next()
+    return
+  }
+  if (log) debug.log('content-type %j', req.headers['content-type'])
+  if (!reader.matches(req)) {
+    if (log) debug.log('skip parsing')
+    next()
+    return
+  }
 
   const charset = reader.charset(req)
-  if (charset !== null && typeof charset !== 'string') { next(charset); return }
+  if (charset !== null && typeof charset !== 'string') {
+    if (log) debug.log('invalid charset')
+    next(charset)
+    return
+  }
   // A charset iconv does not know is refused, as body-parser refuses it:
   // - with `verify` (which gets the raw bytes), at once, before anything else;
   // - without, by the read (raw-body asked to decode), below.
@@ -91,16 +117,19 @@ export function read(req: BodyRequest, res: ServerResponse, next: Next, reader: 
     next(err)
     return
   }
+  if (log) debug.log('content-encoding "%s"', encoding)
   let inflater: Inflater | undefined
   if (encoding !== 'identity') {
     if (!reader.inflate) { next(unsupportedEncoding(encoding, true)); return }
     inflater = inflaterFor(encoding)
     if (inflater === undefined) { next(unsupportedEncoding(encoding, false)); return }
+    if (log) debug.log(INFLATING[encoding] ?? encoding + ' body')
   }
   // the Content-Length as given, for raw-body to read as body-parser has it
   // read; and the number raw-body makes of it
   const declared = inflater === undefined ? req.headers['content-length'] : undefined
   const length = declared != null && !isNaN(declared as unknown as number) ? parseInt(declared, 10) : undefined
+  if (log) debug.log('read body')
   // without `verify`: a declared length over the limit answers 413 first;
   // otherwise the body is read off and the 415 reported once the request is
   // finished, as any failed read is
@@ -133,7 +162,9 @@ function ignore(): void {}
 
 /** Verify, decode and parse a fully read body (a string only when decoded by the read, with no `verify`). */
 function finish(req: BodyRequest, res: ServerResponse, next: Next, reader: Reader, buf: Buffer | string, charset: string | null): void {
+  const debug = reader.debug
   if (reader.verify !== undefined) {
+    if (debug.on()) debug.log('verify body')
     try {
       reader.verify(req, res, buf as Buffer, charset)
     } catch (err) {
@@ -143,6 +174,7 @@ function finish(req: BodyRequest, res: ServerResponse, next: Next, reader: Reade
   }
   // decoding, parsing and storing req.body in one try, as body-parser does
   // (a req.body that cannot be written gives the 400 too)
+  if (debug.on()) debug.log('parse body')
   let body: string | Buffer = buf
   try {
     if (charset !== null && typeof buf !== 'string') body = decode(buf, charset)

@@ -1,8 +1,12 @@
 // fw.text(): read bodies into a string.
 import type { IncomingMessage } from 'node:http'
+import { debugNamespace } from '../utils/debug'
 import { commonReader, optionsObject, requestCharset, type BaseOptions } from './options'
 import { read, type BodyRequest, type Reader } from './read'
 import type { BodyParser } from './json'
+
+/** body-parser's debug namespace for this parser (`DEBUG=body-parser:text`). */
+const debug = debugNamespace('body-parser:text')
 
 /** Options of `text()`. */
 export interface TextOptions extends BaseOptions {
@@ -21,6 +25,7 @@ export function text(options?: TextOptions): BodyParser {
   const opts = optionsObject<TextOptions>(options)
   const defaultCharset = (opts.defaultCharset || 'utf-8') as string
   const reader: Reader = {
+    debug,
     ...commonReader(opts, 'text/plain'),
     charset: (req: IncomingMessage) => requestCharset(req) ?? defaultCharset,
     parse: identity

@@ -1,11 +1,15 @@
 // fw.urlencoded(): parse application/x-www-form-urlencoded bodies with qs,
 // flat (extended: false) or nested (extended: true).
 import type { IncomingMessage } from 'node:http'
+import { debugNamespace } from '../utils/debug'
 import qs from 'qs'
 import { commonReader, optionsObject, requestCharset, type BaseOptions } from './options'
 import { read, type BodyRequest, type Reader } from './read'
 import { depthExceeded, tooManyParameters, unsupportedCharset } from './errors'
 import type { BodyParser } from './json'
+
+/** body-parser's debug namespace for this parser (`DEBUG=body-parser:urlencoded`). */
+const debug = debugNamespace('body-parser:urlencoded')
 
 /** Options of `urlencoded()`. */
 export interface UrlencodedOptions extends BaseOptions {
@@ -32,6 +36,7 @@ export function urlencoded(options?: UrlencodedOptions): BodyParser {
   const opts = optionsObject<UrlencodedOptions>(options)
   const defaultCharset = compileDefaultCharset(opts.defaultCharset)
   const reader: Reader = {
+    debug,
     ...commonReader(opts, 'application/x-www-form-urlencoded'),
     charset: (req: IncomingMessage) => {
       const charset = requestCharset(req) ?? defaultCharset
@@ -98,14 +103,29 @@ function compileParser(opts: Partial<UrlencodedOptions>): (body: string, charset
     'iso-8859-1': { ...base, charset: 'iso-8859-1' as const }
   }
   const sentinel = base.charsetSentinel
+  const parsing = extended ? 'parse extended urlencoding' : 'parse urlencoding'
   return (body, charset) => {
     // (the flat fast path counts as qs does only for a limit qs takes as it is, a number)
     if (charset === 'utf-8' && !sentinel && typeof parameterLimit === 'number') {
-      const flat = parseFlat(body, parameterLimit)
-      if (flat !== undefined) return flat
+      let flat: Record<string, unknown> | undefined
+      try {
+        flat = parseFlat(body, parameterLimit)
+      } catch (err) {
+        // (it throws only parameters.too.many)
+        if (debug.on()) debug.log('too many parameters')
+        throw err
+      }
+      if (flat !== undefined) {
+        if (debug.on()) debug.log(parsing)
+        return flat
+      }
     }
     const count = countParameters(body, parameterLimit)
-    if (count > parameterLimit) throw tooManyParameters()
+    if (count > parameterLimit) {
+      if (debug.on()) debug.log('too many parameters')
+      throw tooManyParameters()
+    }
+    if (debug.on()) debug.log(parsing)
     const options = byCharset[charset as 'utf-8' | 'iso-8859-1']
     try {
       return qs.parse(body, count <= MIN_ARRAY_LIMIT ? options : { ...options, arrayLimit: count })

@@ -1,5 +1,5 @@
 import parseUrl from 'parseurl'
-import createDebug from 'debug'
+import { debugNamespace } from '../utils/debug'
 import { Layer, directHandler, forwardRejection, kInternals, matchLayer, matchedPattern, ownMatcher, type Handler, type MatchResult } from './layer'
 import { from, indexOf, kState, lookUp, newState, stateOf, type RouterState } from './stack'
 import { Route, useArguments } from './route'
@@ -9,11 +9,8 @@ import { anyTracing, joinPattern, kMatchedRoute, kMountRoute, patternText, recor
 export { Route }
 
 /** router@2.3's debug namespace (`DEBUG=router`), with its messages. */
-const debug = createDebug('router')
-/**
- * Is the `router` namespace on? Read when a request enters a router (the
- * getter costs a call), so that each layer checks one variable.
- */
+const debug = debugNamespace('router')
+/** Is the `router` namespace on? Asked when a request enters a router, so that each layer reads one variable. */
 let debugging = false
 
 export { Layer } from './layer'
@@ -126,7 +123,7 @@ proto.use = function use(...args: unknown[]) {
   if (callbacks.length === 0) throw new TypeError('argument handler is required')
   for (const fn of callbacks) {
     if (typeof fn !== 'function') throw new TypeError('argument handler must be a function')
-    debug('use %o %s', path, fn.name || '<anonymous>')
+    debug.log('use %o %s', path, fn.name || '<anonymous>')
     const layer = new Layer(path, { sensitive: this.caseSensitive, strict: false, end: false }, fn as Handler)
     layer.route = undefined
     pushLayer(this, layer)
@@ -320,8 +317,8 @@ class Dispatch {
 /** Run `router` for one request; at the end call `callback(err)`, or `final(req, res, err)` when there is no callback. */
 export function dispatch(router: Router, req: any, res: any, callback: Next | undefined, final?: (req: any, res: any, err: any) => void): void {
   refreshTracing()
-  debugging = debug.enabled
-  if (debugging) debug('dispatching %s %s', req.method, req.url)
+  debugging = debug.on()
+  if (debugging) debug.log('dispatching %s %s', req.method, req.url)
   const d = new Dispatch(router, req, res, callback, final)
   req.next = d.next
   req.baseUrl = d.parentUrl
@@ -394,7 +391,7 @@ function stepper(d: Dispatch): Next {
           d.sync++
           req[kMatchedRoute] = '/'
           req.params = slashParams(d)
-          if (debugging) debug('%s %s : %s', layer.name, '', req.originalUrl)
+          if (debugging) debug.log('%s %s : %s', layer.name, '', req.originalUrl)
           // what layer.handleRequest does, without its frame
           const fn = directHandler(layer, internals)
           const next = d.next
@@ -604,7 +601,7 @@ function enter(d: Dispatch, layer: Layer, layerError: any, layerPath: string, pa
       d.next(layerError)
       return
     }
-    if (debugging) debug('trim prefix (%s) from url %s', layerPath, req.url)
+    if (debugging) debug.log('trim prefix (%s) from url %s', layerPath, req.url)
     const protohost = d.protohost
     d.removed = layerPath
     d.clean = false
@@ -624,7 +621,7 @@ function enter(d: Dispatch, layer: Layer, layerError: any, layerPath: string, pa
     d.clean = false
     req[kMountRoute] = joinPattern(saved, patternText(layer.rawPath))
   }
-  if (debugging) debug('%s %s : %s', layer.name, layerPath, req.originalUrl)
+  if (debugging) debug.log('%s %s : %s', layer.name, layerPath, req.originalUrl)
   if (layerError) layer.handleError(layerError, req, d.res, d.next)
   else layer.handleRequest(req, d.res, d.next)
 }

@@ -1,0 +1,35 @@
+// The `debug` namespaces Express and its packages print to (DEBUG=...), for
+// the request path: a namespace is asked whether it is on with one property
+// load, not a getter call per message.
+import createDebug from 'debug'
+
+/** One debug namespace: `log(...)` prints as the `debug` package prints; `on()` says whether it would. */
+export interface DebugNamespace {
+  log: createDebug.Debugger
+  on(): boolean
+}
+
+/**
+ * A namespace, as express@5.3 and the packages it installs name theirs.
+ * `on()` asks `log.enabled` (a getter on a function object, a few hundred
+ * instructions per request in the real server) only when the debug module's
+ * `namespaces` changed: that is when its own cache asks again
+ * (`createDebug.enable()` sets it; DEBUG is read when the module loads).
+ * @example const debug = debugNamespace('router'); if (debug.on()) debug.log('dispatching %s %s', method, url)
+ */
+export function debugNamespace(name: string): DebugNamespace {
+  const log = createDebug(name)
+  let seen: unknown = Symbol('not read yet')
+  let enabled = false
+  return {
+    log,
+    on(): boolean {
+      const namespaces = (createDebug as { namespaces?: unknown }).namespaces
+      if (namespaces !== seen) {
+        seen = namespaces
+        enabled = log.enabled
+      }
+      return enabled
+    }
+  }
+}
