@@ -2,13 +2,8 @@
 // compile unchanged against switchyard (found by a sweep of the two): header
 // objects of any shape, webhook verify callbacks typed with the app's Request,
 // option objects declared apart, render to a string, hand-written engines,
-// the matched route, as metrics middlewares read it
-app.use((req: Request, _res: Response, next: NextFunction) => {
-  if (req.route) console.log(req.route.path, Object.keys(req.route.methods), req.route.stack.length)
-  next()
-})
-
-// settings read directly, and routers exported for declaration files.
+// the matched route, settings read directly, and routers exported for
+// declaration files.
 import express, { Router } from 'switchyard'
 import type { Request, Response, NextFunction } from 'switchyard'
 import type { IncomingHttpHeaders } from 'node:http'
