@@ -18,7 +18,7 @@ import {
 } from './utils/res-file'
 import { jsonpBody, stringifyJson } from './utils/res-json'
 import { builtinStringTag, isBuiltinETag, type ETagFn } from './utils/compile'
-import { holdsHeader, nativeSetHeaderOf, putHeader, readHeader } from './utils/headers'
+import { holdsHeader, nativeSetHeaderOf, nodeOwn, putHeader, readHeader } from './utils/headers'
 import depd from 'depd'
 import { formatKeyType, methodOf, normaliseContentType, typeFromName, withUtf8Charset } from './utils/res-type'
 
@@ -411,8 +411,9 @@ function expressCalls(res: Response): boolean {
 /** A body on its way to `res.end`: a view other than a Buffer stays one where Express keeps it (see `send`). */
 type Chunk = string | Buffer | ArrayBufferView | undefined
 
-const nativeEnd = http.OutgoingMessage.prototype.end
-const nativeWriteHead = http.ServerResponse.prototype.writeHead
+// (Node's own only: see nodeOwn)
+const nativeEnd = nodeOwn(http.OutgoingMessage.prototype.end, 'function end(chunk, encoding, callback) {')
+const nativeWriteHead = nodeOwn(http.ServerResponse.prototype.writeHead, 'function writeHead(statusCode, reason, obj) {')
 
 /**
  * A string body gets `text/html` unless a string type is set (any other value
@@ -524,6 +525,16 @@ function writeBody(res: Response, chunk: Chunk, bytesInExpress: boolean, ascii: 
     return
   }
   if (bytesInExpress && typeof chunk === 'string') {
+    const socket = res.socket
+    if (socket != null && socket.destroyed) {
+      // no client will read it, but what is left shows: Node keeps the head
+      // of a Buffer body in its output queue (writableLength,
+      // writableFinished, 'prefinish', stream.finished), as in Express.
+      // (Not for a response still queued behind a pipelined one, which has
+      // no socket yet: its one write keeps a 100 Continue out of it, test/fuzz/regressions.test.ts)
+      res.end(Buffer.from(chunk, 'utf8'))
+      return
+    }
     if (ascii) {
       res.end(chunk, 'latin1')
       return

@@ -16,9 +16,29 @@
 // which behaves the same (test/utils.headers.test.ts runs both ways).
 import http from 'node:http'
 
-const nativeSetHeader = http.OutgoingMessage.prototype.setHeader
-const nativeGetHeader = http.OutgoingMessage.prototype.getHeader
-const nativeHasHeader = http.OutgoingMessage.prototype.hasHeader
+/**
+ * `fn` when it is Node's own method, or a function no response ever has.
+ * Switchyard skips Express's calls into Node's methods only while they are
+ * Node's own; one patched before this module loaded (an agent preloaded with
+ * `-r` or `--import`) must count as patched, and the one sign of that left
+ * is its source, which starts as Node's does (`head`). Should a later Node
+ * word its method otherwise, Switchyard makes Express's calls through it:
+ * slower, the same answers (test/diff/exactness.diff.test.ts, "patched before
+ * Switchyard loaded", runs that way).
+ */
+export function nodeOwn<F extends (...args: any[]) => any>(fn: F, head: string): F {
+  let text = ''
+  try {
+    text = Function.prototype.toString.call(fn)
+  } catch {
+    // not a function: never Node's own
+  }
+  return text.startsWith(head) ? fn : ((function notNodes() {}) as unknown as F)
+}
+
+const nativeSetHeader = nodeOwn(http.OutgoingMessage.prototype.setHeader, 'function setHeader(name, value) {')
+const nativeGetHeader = nodeOwn(http.OutgoingMessage.prototype.getHeader, 'function getHeader(name) {')
+const nativeHasHeader = nodeOwn(http.OutgoingMessage.prototype.hasHeader, 'function hasHeader(name) {')
 
 /** The private key of Node's outgoing header store, or undefined when it cannot be trusted. */
 let storeKey: symbol | undefined = findStoreKey()

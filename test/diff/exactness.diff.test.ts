@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import net from 'node:net'
+import net, { type AddressInfo } from 'node:net'
 import { inspect } from 'node:util'
 import { createHook } from 'node:async_hooks'
 import express from 'express'
@@ -1143,5 +1143,68 @@ describe('the next a handler is given', () => {
     expect(r2.switchyard).toEqual(r2.express)
     expect(r.express.records.length).toBe(3)
     expect(r2.express.records.length).toBe(3)
+  })
+})
+
+// Found by a sweep of the wire: a response sent on a socket the handler (or
+// the client) already destroyed. No client reads it, but what Node keeps of
+// it shows to code that checks for aborted requests.
+describe('res.send and res.json on a destroyed socket', () => {
+  it("leave the response as Express's do: writableLength, writableFinished, 'prefinish', stream.finished", async () => {
+    const { finished } = await import('node:stream')
+    const http = await import('node:http')
+    const seen: Record<string, string[]> = {}
+    for (const [name, lib] of [['switchyard', fw], ['express', express]] as const) {
+      const out: string[] = []
+      const app = (lib as Lib)()
+      app.disable('x-powered-by') // (its value differs on purpose: the head's length would)
+      const routes: Record<string, (res: any) => void> = {
+        '/ascii': (r) => r.send('hello'), '/utf8': (r) => r.send('h\u00e9llo'), '/json': (r) => r.json({ a: 1 }),
+        '/long': (r) => r.send('x'.repeat(1500)), '/buffer': (r) => r.send(Buffer.from('hello'))
+      }
+      for (const [path, send] of Object.entries(routes)) {
+        app.get(path, (req: any, res: any) => {
+          const state = () => `writableFinished=${res.writableFinished} writableLength=${res.writableLength}`
+          res.on('prefinish', () => out.push(`${path} prefinish`))
+          res.on('close', () => out.push(`${path} close: ${state()}`))
+          finished(res, (err) => out.push(`${path} finished: ${err ? (err as any).code : 'ok'}`))
+          req.socket.destroy()
+          send(res)
+          out.push(`${path} after send: ${state()}`)
+        })
+      }
+      for (const wrapped of [false, true]) {
+        const server = wrapped ? http.createServer((q, r) => app(q, r)) : http.createServer(app)
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+        const port = (server.address() as AddressInfo).port
+        try {
+          for (const path of Object.keys(routes)) {
+            await new Promise<void>((resolve) => { http.get({ port, host: '127.0.0.1', path }).on('error', () => setTimeout(resolve, 30)) })
+          }
+        } finally {
+          await new Promise((resolve) => server.close(resolve))
+        }
+      }
+      seen[name] = out
+    }
+    expect(seen.switchyard).toEqual(seen.express)
+    expect(seen.express.length).toBeGreaterThanOrEqual(30)
+  })
+})
+
+// Found by a sweep of the wire: Node's response methods patched at the
+// prototype BEFORE Switchyard was loaded (an agent preloaded with -r or
+// --import). Switchyard must take them for patched, and make Express's calls
+// through them (test/fixtures/prepatch: a recording, header-rewriting patch).
+describe("Node's response methods patched before Switchyard loaded", () => {
+  it('see the calls Express makes, and their answer goes out', () => {
+    const repo = fileURLToPath(new URL('../..', import.meta.url))
+    const run = (lib: string) => JSON.parse(execFileSync(process.execPath, ['-r', join(repo, 'test/fixtures/prepatch/patch.cjs'), join(repo, 'test/fixtures/prepatch/app.cjs'), lib], { cwd: repo, encoding: 'utf8' }))
+    // the built library, as an app installed elsewhere loads it (npm test builds first)
+    const ours = run(join(repo, 'dist/index.cjs'))
+    const theirs = run(join(repo, 'node_modules/express'))
+    expect(ours).toEqual(theirs)
+    expect(theirs[0].headers).toContainEqual(['content-type', 'text/plain; charset=utf-8'])
+    expect(theirs[0].calls.length).toBeGreaterThan(3)
   })
 })
