@@ -14,6 +14,7 @@ import { response } from './response'
 import { Router as RouterImpl, Route as RouteImpl } from './router/index'
 import { json as jsonImpl, raw as rawImpl, text as textImpl, urlencoded as urlencodedImpl } from './body/index'
 import { serveStatic } from './static'
+import { lib, libExports } from './express-lib'
 import type { Switchyard } from './types/index'
 
 export type * from './types/index'
@@ -44,16 +45,19 @@ function createApplication(): any {
 
 const fw = createApplication as unknown as Switchyard
 const api = fw as any
+// in Express's order (Object.keys, util.inspect, the ESM build's named exports)
 api.application = application
 api.request = request
 api.response = response
-api.Router = RouterImpl
 api.Route = RouteImpl
+api.Router = RouterImpl
 api.json = jsonImpl
 api.raw = rawImpl
+api.static = serveStatic
 api.text = textImpl
 api.urlencoded = urlencodedImpl
-api.static = serveStatic
+// express/lib/view and express/lib/utils under the npm alias (src/express-lib.ts)
+Object.defineProperty(api, libExports, { value: lib })
 
 export default fw
 /** Create a router. */

@@ -153,6 +153,62 @@ describe('"express": "npm:switchyard" (npm alias)', () => {
     expect(result.name).toBe('switchyard')
   })
 
+  test("express@5's own files by path (require('express/lib/response') and the rest) are the bundle's", async () => {
+    const result = run(`${SERVE}
+      const express = require('express')
+      const paths = ['express/lib/express', 'express/lib/express.js', 'express/index.js', 'express/index',
+        'express/lib/application', 'express/lib/request', 'express/lib/response', 'express/lib/view', 'express/lib/utils',
+        'express/lib/application.js', 'express/lib/request.js', 'express/lib/response.js', 'express/lib/view.js', 'express/lib/utils.js']
+      const got = Object.fromEntries(paths.map((p) => [p, require(p)]))
+      // what such code does: extend the response prototype every app inherits from
+      got['express/lib/response'].hello = function hello () { this.type('text').send('hello from lib/response') }
+      ;(async () => {
+        const app = express()
+        app.get('/', (req, res) => { res.hello() })
+        const answers = await serve(app, ['/'])
+        console.log(JSON.stringify({
+          entry: paths.slice(0, 4).map((p) => got[p] === express),
+          protos: [got['express/lib/application'] === express.application, got['express/lib/request'] === express.request, got['express/lib/response'] === express.response],
+          view: got['express/lib/view'] === express().get('view'),
+          utils: Object.keys(got['express/lib/utils']),
+          withJs: paths.slice(4, 9).map((p) => got[p] === got[p + '.js']),
+          body: answers[0].body
+        }))
+      })()`)
+    expect(result).toEqual({
+      entry: [true, true, true, true],
+      protos: [true, true, true],
+      view: true,
+      utils: ['methods', 'etag', 'wetag', 'normalizeType', 'normalizeTypes', 'compileETag', 'compileQueryParser', 'compileTrust', 'setCharset'],
+      withJs: [true, true, true, true, true],
+      body: 'hello from lib/response'
+    })
+    const esm = run(`
+      import { createRequire } from 'node:module'
+      import * as utils from 'express/lib/utils.js'
+      import response from 'express/lib/response.js'
+      import View from 'express/lib/view.js'
+      import * as entry from 'express/lib/express.js'
+      const require = createRequire(process.cwd() + '/index.js')
+      const express = require('express')
+      console.log(JSON.stringify({
+        utils: Object.keys(utils),
+        sameUtils: utils.default === require('express/lib/utils') && utils.compileTrust === utils.default.compileTrust,
+        response: response === express.response,
+        view: View === express().get('view'),
+        entry: Object.keys(entry),
+        sameEntry: entry.default === express
+      }))`, 'module')
+    expect(esm).toEqual({
+      utils: ['compileETag', 'compileQueryParser', 'compileTrust', 'default', 'etag', 'methods', 'normalizeType', 'normalizeTypes', 'setCharset', 'wetag'],
+      sameUtils: true,
+      response: true,
+      view: true,
+      entry: ['Route', 'Router', 'application', 'default', 'json', 'raw', 'request', 'response', 'static', 'text', 'urlencoded'],
+      sameEntry: true
+    })
+  })
+
   test("an app on require('switchyard') mounts what a dependency built with require('express')", () => {
     const result = run(`${SERVE}
       const fw = require('switchyard')
