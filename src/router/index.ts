@@ -10,8 +10,25 @@ export { Route }
 
 /** router@2.3's debug namespace (`DEBUG=router`), with its messages. */
 const debug = debugNamespace('router')
-/** Is the `router` namespace on? Asked when a request enters a router, so that each layer reads one variable. */
+/**
+ * Is the `router` namespace on? Asked when a request enters a router, so
+ * that each layer reads one variable. While it is on, no step takes the
+ * pass-through fast path (see step): its line is printed by `enter`, and the
+ * fast path carries no bytecode for it (V8 inlines that path into the
+ * middleware calling next only while it stays small: design item 21).
+ */
 let debugging = false
+
+/** router@2.3's lines, out of the hot functions (each call site stays a few bytes of bytecode). */
+function debugDispatch(req: any): void {
+  debug.log('dispatching %s %s', req.method, req.url)
+}
+function debugTrim(layerPath: string, req: any): void {
+  debug.log('trim prefix (%s) from url %s', layerPath, req.url)
+}
+function debugLayer(layer: Layer, layerPath: string, req: any): void {
+  debug.log('%s %s : %s', layer.name, layerPath, req.originalUrl)
+}
 
 export { Layer } from './layer'
 export { methods } from './methods'
@@ -317,8 +334,7 @@ class Dispatch {
 /** Run `router` for one request; at the end call `callback(err)`, or `final(req, res, err)` when there is no callback. */
 export function dispatch(router: Router, req: any, res: any, callback: Next | undefined, final?: (req: any, res: any, err: any) => void): void {
   refreshTracing()
-  debugging = debug.on()
-  if (debugging) debug.log('dispatching %s %s', req.method, req.url)
+  if ((debugging = debug.on())) debugDispatch(req)
   const d = new Dispatch(router, req, res, callback, final)
   req.next = d.next
   req.baseUrl = d.parentUrl
@@ -391,7 +407,6 @@ function stepper(d: Dispatch): Next {
           d.sync++
           req[kMatchedRoute] = '/'
           req.params = slashParams(d)
-          if (debugging) debug.log('%s %s : %s', layer.name, '', req.originalUrl)
           // what layer.handleRequest does, without its frame
           const fn = directHandler(layer, internals)
           const next = d.next
@@ -462,7 +477,9 @@ function step(d: Dispatch, err: any): void {
   if (url !== undefined && sameParse(d, req)) path = d.lastPath
   else {
     path = pathnameOf(req)
-    d.lastUrl = url
+    // (while DEBUG=router is on, a parse is never taken as the last one, so
+    // the fast path, which prints nothing, is not taken: see debugging)
+    d.lastUrl = debugging ? NOT_PARSED : url
     d.lastPath = path
     d.lastParsed = req._parsedUrl
   }
@@ -601,7 +618,7 @@ function enter(d: Dispatch, layer: Layer, layerError: any, layerPath: string, pa
       d.next(layerError)
       return
     }
-    if (debugging) debug.log('trim prefix (%s) from url %s', layerPath, req.url)
+    if (debugging) debugTrim(layerPath, req)
     const protohost = d.protohost
     d.removed = layerPath
     d.clean = false
@@ -621,7 +638,7 @@ function enter(d: Dispatch, layer: Layer, layerError: any, layerPath: string, pa
     d.clean = false
     req[kMountRoute] = joinPattern(saved, patternText(layer.rawPath))
   }
-  if (debugging) debug.log('%s %s : %s', layer.name, layerPath, req.originalUrl)
+  if (debugging) debugLayer(layer, layerPath, req)
   if (layerError) layer.handleError(layerError, req, d.res, d.next)
   else layer.handleRequest(req, d.res, d.next)
 }
