@@ -321,8 +321,9 @@ function logError(this: any, err: any) {
 }
 
 /** Mount middleware, routers or sub-apps on an optional path (default '/'). */
-application.use = function use(this: any, ...args: unknown[]) {
-  const { path, handlers: fns } = useArguments(args)
+application.use = function use(this: any, fn?: unknown) {
+  // (one declared parameter, `use.length` 1 as in Express; all are read from arguments)
+  const { path, handlers: fns } = useArguments(Array.prototype.slice.call(arguments))
   if (fns.length === 0) throw new TypeError('app.use() requires a middleware function')
   const router = this.router
   for (const fn of fns as any[]) {
@@ -437,6 +438,17 @@ application.all = function all(this: any, path: unknown, ...handlers: unknown[])
 }
 
 /** Render a view to a string: `app.render(name, [locals], callback(err, html))`. */
+/** Can `fn` be called with `new`? (Asked without calling it.) */
+function isConstructor(fn: unknown): boolean {
+  if (typeof fn !== 'function') return false
+  try {
+    Reflect.construct(Object, [], fn)
+    return true
+  } catch {
+    return false
+  }
+}
+
 application.render = function render(this: any, name: string, options?: any, callback?: any) {
   let done = callback
   let opts = options
@@ -450,7 +462,13 @@ application.render = function render(this: any, name: string, options?: any, cal
   let view = renderOptions.cache ? this.cache[name] : undefined
   if (!view) {
     const ViewClass = this.get('view')
-    view = new ViewClass(name, { defaultEngine: this.get('view engine'), root: this.get('views'), engines: this.engines })
+    try {
+      view = new ViewClass(name, { defaultEngine: this.get('view engine'), root: this.get('views'), engines: this.engines })
+    } catch (err) {
+      // V8 names the variable: Express's is `View`
+      if (!isConstructor(ViewClass)) throw new TypeError('View is not a constructor')
+      throw err
+    }
     if (!view.path) {
       const root = view.root
       const dirs = Array.isArray(root) && root.length > 1

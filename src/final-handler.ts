@@ -35,9 +35,14 @@ function errorMessage(err: any, status: number, env: string): string {
   return msg || (statuses.message[status] as string)
 }
 
+/**
+ * The path the 404 names: the original URL's pathname, which is null (and
+ * printed "null", as finalhandler prints it) for a target with no path
+ * (`GET http:// HTTP/1.1`); 'resource' when there is no URL to parse.
+ */
 function resourceName(req: any): string {
   try {
-    return parseUrl.original(req)?.pathname ?? 'resource'
+    return parseUrl.original(req)!.pathname as string
   } catch {
     return 'resource'
   }

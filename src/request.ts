@@ -4,6 +4,7 @@
 // properties are lazy getters on this prototype, so a request pays only for
 // what its handlers read. Nothing here caches per request except what the
 // dependencies already cache (`parseurl` keeps `req._parsedUrl`).
+import { orderKeys } from './utils/prototype'
 import http from 'node:http'
 import { isIP } from 'node:net'
 import accepts from 'accepts'
@@ -111,25 +112,25 @@ function header(this: RequestPrototype, name: string): any {
 request.get = request.header = header as RequestPrototype['get']
 
 /** Best type for the response per the `Accept` header, or false. */
-request.accepts = function acceptsTypes(this: RequestPrototype, ...types: any[]): any {
+request.accepts = function (this: RequestPrototype, ...types: any[]): any {
   const negotiator = accepts(this)
   return negotiator.types.apply(negotiator, types)
 } as RequestPrototype['accepts']
 
 /** First encoding accepted per `Accept-Encoding`, or false. */
-request.acceptsEncodings = function acceptsEncodings(this: RequestPrototype, ...encodings: any[]): any {
+request.acceptsEncodings = function (this: RequestPrototype, ...encodings: any[]): any {
   const negotiator = accepts(this)
   return negotiator.encodings.apply(negotiator, encodings)
 } as RequestPrototype['acceptsEncodings']
 
 /** First charset accepted per `Accept-Charset`, or false. */
-request.acceptsCharsets = function acceptsCharsets(this: RequestPrototype, ...charsets: any[]): any {
+request.acceptsCharsets = function (this: RequestPrototype, ...charsets: any[]): any {
   const negotiator = accepts(this)
   return negotiator.charsets.apply(negotiator, charsets)
 } as RequestPrototype['acceptsCharsets']
 
 /** First language accepted per `Accept-Language`, or false; no argument: all of them. */
-request.acceptsLanguages = function acceptsLanguages(this: RequestPrototype, ...languages: any[]): any {
+request.acceptsLanguages = function (this: RequestPrototype, ...languages: any[]): any {
   const negotiator = accepts(this)
   return negotiator.languages.apply(negotiator, languages)
 } as RequestPrototype['acceptsLanguages']
@@ -139,8 +140,9 @@ request.acceptsLanguages = function acceptsLanguages(this: RequestPrototype, ...
  * (as given, or the full media type for wildcards and extensions), false
  * when none matches, null when the request has no body.
  */
-request.is = function is(this: RequestPrototype, ...types: any[]): any {
-  const list = Array.isArray(types[0]) ? types[0] : types
+request.is = function is(this: RequestPrototype, types?: any): any {
+  // (one declared parameter, `is.length` 1 as in Express; the rest are read from arguments)
+  const list = Array.isArray(types) ? types : Array.prototype.slice.call(arguments)
   const result = typeis(this, list)
   // an HTTP/2 body needs no Content-Length nor Transfer-Encoding
   if (result === null && http2HasBody(this)) return typeis.is(this.headers['content-type'] as string, list)
@@ -265,7 +267,7 @@ defineGetter('subdomains', function subdomains() {
 /** Switchyard's `res.get`: while a response's is this one, reading the headers directly is the same. */
 const responseGet = response.get
 
-defineGetter('fresh', function isFresh() {
+defineGetter('fresh', function () {
   const method = this.method
   // GET, HEAD and QUERY (Express 5.3) can be answered from a cache
   if (method !== 'GET' && method !== 'HEAD' && method !== 'QUERY') return false
@@ -293,3 +295,7 @@ defineGetter('xhr', function xhr() {
   const value = single(this.headers['x-requested-with'])
   return typeof value === 'string' && value.toLowerCase() === 'xmlhttprequest'
 })
+
+// in Express's order: `for...in` over a request lists them so
+orderKeys(request, ['header', 'get', 'accepts', 'acceptsEncodings', 'acceptsCharsets', 'acceptsLanguages', 'range', 'query', 'is',
+  'protocol', 'secure', 'ip', 'ips', 'subdomains', 'path', 'host', 'hostname', 'fresh', 'stale', 'xhr'])

@@ -3,6 +3,7 @@
 // `http.ServerResponse.prototype`. The methods are Express 5's; the heavier
 // pieces (Content-Type rules, JSON, cookies, file transfer) live in
 // src/utils/res-*.ts, and `res.send` is split into small private steps.
+import { orderKeys } from './utils/prototype'
 import http from 'node:http'
 import { basename, extname } from 'node:path'
 import { create as contentDisposition } from 'content-disposition'
@@ -159,7 +160,7 @@ response.sendStatus = function sendStatus(code) {
  * @example
  * res.set('Cache-Control', 'no-store').set({ 'X-A': '1', 'X-B': ['2', '3'] })
  */
-response.set = function set(this: Response, field: any, val?: any): Response {
+response.set = function header(this: Response, field: any, val?: any): Response {
   if (arguments.length === 2) {
     let value: any = Array.isArray(val) ? val.map(String) : String(val)
     // (the length first: most names are not 12 characters long)
@@ -184,7 +185,7 @@ response.header = response.set
  * @example
  * res.get('Content-Type') // 'text/html; charset=utf-8'
  */
-response.get = function get(field) {
+response.get = function (field) {
   return this.getHeader(field) as number | string | string[] | undefined
 }
 
@@ -210,7 +211,7 @@ response.append = function append(field, val) {
  * @example
  * res.vary('Accept-Encoding')
  */
-response.vary = function addVary(field) {
+response.vary = function (field) {
   vary(this, field)
   return this
 }
@@ -223,7 +224,7 @@ response.vary = function addVary(field) {
  * @example
  * res.type('json') // application/json; charset=utf-8
  */
-response.type = function type(type) {
+response.type = function contentType(type) {
   return this.set('Content-Type', typeFromName(type))
 }
 
@@ -237,7 +238,7 @@ response.contentType = response.type
  * @example
  * res.links({ next: '/page/3', prev: '/page/1' })
  */
-response.links = function links(links) {
+response.links = function (links) {
   let link: any = headerOf(this, 'Link') || ''
   if (link) link += ', '
   const entries: string[] = []
@@ -315,13 +316,15 @@ function redirectThroughMethods(res: Response, status: number): void {
  * @example
  * res.redirect(301, '/new-home')
  */
-response.redirect = function redirect(this: Response, statusOrUrl: any, url?: any): void {
+response.redirect = function redirect(this: Response, statusOrUrl: any): void {
   let status = 302
   let address = statusOrUrl
-  // exactly two arguments, as Express reads them: with a third, the first is the URL
+  // exactly two arguments, as Express reads them: with a third, the first is
+  // the URL (the second comes from `arguments`: Express's redirect declares one
+  // parameter, and `redirect.length` is 1 there too)
   if (arguments.length === 2) {
     status = statusOrUrl
-    address = url
+    address = arguments[1]
   }
   // Express 5's warnings for arguments it still takes
   if (!address) deprecateExpress('Provide a url argument')
@@ -359,7 +362,7 @@ response.attachment = function attachment(filename) {
  * @example
  * res.cookie('session', id, { httpOnly: true, sameSite: 'lax', maxAge: 86_400_000 })
  */
-response.cookie = function cookie(name, value, options) {
+response.cookie = function (name, value, options) {
   return this.append('Set-Cookie', serializeCookie(name, value, options, this.req.secret))
 }
 
@@ -729,7 +732,7 @@ response.jsonp = function jsonp(body) {
  * @example
  * res.format({ json: () => res.json(data), html: () => res.render('page', data) })
  */
-response.format = function format(handlers) {
+response.format = function (handlers) {
   const req = this.req
   const next = req.next as (err?: unknown) => void
   const keys = Object.keys(handlers).filter((key) => key !== 'default')
@@ -810,3 +813,7 @@ response.download = function download(path, filename, options, callback) {
   const call = downloadCall(path, filename, options, callback)
   this.sendFile(call.path, call.options, call.done as SendFileCallback)
 }
+
+// in Express's order: `for...in` over a response lists them so
+orderKeys(response, ['status', 'links', 'send', 'json', 'jsonp', 'sendStatus', 'sendFile', 'download', 'type', 'contentType', 'format',
+  'attachment', 'append', 'header', 'set', 'get', 'clearCookie', 'cookie', 'location', 'redirect', 'vary', 'render'])

@@ -63,7 +63,10 @@ export interface ViewConstructor {
  * is the same (`util.inspect` prints `[Function: View]`, the prototype's
  * methods are enumerable, in Express's order).
  */
-export const View = function View(this: View, name: string, options: ViewOptions) {
+export const View = function View(this: View, name: string, opts: ViewOptions) {
+  // (no options is an empty set of them, as in Express: then a name without
+  // an extension is refused for want of a default engine)
+  const options = opts || ({} as ViewOptions)
   this.defaultEngine = options.defaultEngine
   this.ext = extname(name)
   this.name = name

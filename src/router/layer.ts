@@ -503,8 +503,10 @@ function regexpKeys(source: string): Array<string | number> {
 
 function regexpMatcher(re: RegExp): Matcher {
   const keys = regexpKeys(re.source)
+  // the user's RegExp as it is, as router@2.3 uses it: with the g or y flag
+  // its lastIndex carries over from one match to the next (a route on /x/g
+  // then matches every other request), and that is what Express does
   return (path) => {
-    re.lastIndex = 0
     const m = re.exec(path)
     if (!m) return false
     const params: Record<string, any> = {}

@@ -37,3 +37,20 @@ export function swapPrototype(obj: any, proto: object): void {
     delete obj[kSwap] // even when the swap throws (a cyclic prototype chain)
   }
 }
+
+/**
+ * Put `obj`'s own properties named in `keys` in that order, after any it
+ * has that are not named (each is taken out and defined again with its
+ * descriptor). For the prototypes whose key order Express fixes: `for...in`
+ * over a request or a response lists them in that order, and tools print
+ * them so. Run once, when the module loads.
+ * @example orderKeys(request, ['header', 'get', 'accepts'])
+ */
+export function orderKeys(obj: object, keys: readonly string[]): void {
+  for (const key of keys) {
+    const desc = Object.getOwnPropertyDescriptor(obj, key)
+    if (desc === undefined) continue
+    delete (obj as Record<string, unknown>)[key]
+    Object.defineProperty(obj, key, desc)
+  }
+}

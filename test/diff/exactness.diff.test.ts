@@ -1208,3 +1208,115 @@ describe("Node's response methods patched before Switchyard loaded", () => {
     expect(theirs[0].calls.length).toBeGreaterThan(3)
   })
 })
+
+// Found by the fifteenth round's sweeps (requests, routing, views).
+describe('the 404 for a request target with no path', () => {
+  // Node takes an absolute-form target with nothing after the authority;
+  // its pathname parses as null, and finalhandler names it "null"
+  for (const method of ['GET', 'HEAD', 'POST']) {
+    for (const path of ['http://', 'https://?a=1', 'http://:80']) {
+      it(`${method} ${path}`, async () => {
+        const r = await both((app) => {
+          app.use((req: any, res: any, next: any) => next())
+        }, { method, path })
+        expect(r.switchyard).toEqual(r.express)
+        expect(r.express.status).toBe(404)
+        if (method !== 'HEAD') expect(r.express.body).toContain(`Cannot ${method} null`)
+      })
+    }
+  }
+})
+
+describe('a route or mount RegExp with the g or y flag', () => {
+  // the user's RegExp is used as it is: its lastIndex carries over from one
+  // match to the next, so the route matches every other request, and a
+  // layer that fails to match resets it
+  const cases: Array<[string, (app: any, re: RegExp) => void, RegExp, string[]]> = [
+    ['app.get(/\\/item/g)', (app, re) => app.get(re, (req: any, res: any) => res.send('hit')), /\/item/g, ['/item', '/item', '/item', '/item', '/other', '/item']],
+    ['app.get(/^\\/y\\/x/y)', (app, re) => app.get(re, (req: any, res: any) => res.send('hit')), /^\/y\/x/y, ['/y/x', '/y/x', '/y/x']],
+    ['app.use(/^\\/api/g)', (app, re) => app.use(re, (req: any, res: any) => res.send('mw ' + req.baseUrl)), /^\/api/g, ['/api/x', '/api/x', '/api/x', '/api']],
+    ['a g route among others', (app, re) => {
+      app.get('/a', (req: any, res: any, next: any) => next())
+      app.get(re, (req: any, res: any) => res.send('g'))
+      app.get('/x', (req: any, res: any) => res.send('x'))
+    }, /x/g, ['/x', '/x', '/a', '/x', '/x']]
+  ]
+  for (const [label, build, source, paths] of cases) {
+    it(label, async () => {
+      const seen: Record<string, unknown> = {}
+      for (const [name, lib] of [['switchyard', fw], ['express', express]] as const) {
+        const re = new RegExp(source.source, source.flags)
+        const app = (lib as any)()
+        build(app, re)
+        const server = await listen(app)
+        const out: unknown[] = []
+        try {
+          for (const path of paths) {
+            const answer = await request(server.port, { path })
+            out.push([answer.status, answer.status === 404 ? '' : answer.body, re.lastIndex])
+          }
+        } finally {
+          await server.close()
+        }
+        seen[name] = out
+      }
+      expect(seen.switchyard).toEqual(seen.express)
+      expect((seen.express as any[]).some(([status]) => status === 404)).toBe(true)
+    })
+  }
+})
+
+describe('views set up wrong', () => {
+  it('a view setting that is not a constructor: the TypeError names View', async () => {
+    for (const value of [() => ({}), 'notfn', 5]) {
+      const r = await both((app) => {
+        app.set('view', value)
+        app.get('/', (req: any, res: any) => {
+          try {
+            res.render('page')
+          } catch (e: any) {
+            res.send(e.constructor.name + ': ' + e.message)
+          }
+        })
+      }, { path: '/' })
+      expect(r.switchyard).toEqual(r.express)
+      expect(r.express.body).toBe('TypeError: View is not a constructor')
+    }
+  })
+
+  it('the View constructor called without options', () => {
+    const outcome = (View: any, name: string) => {
+      try {
+        return inspect(new View(name))
+      } catch (e: any) {
+        return e.constructor.name + ': ' + e.message
+      }
+    }
+    for (const name of ['index', 'index.ejs']) {
+      expect(outcome(fw().get('view'), name)).toBe(outcome(express().get('view'), name))
+    }
+    expect(outcome(express().get('view'), 'index')).toContain('No default engine')
+  })
+})
+
+describe('the request, response and application prototypes, as code reflecting on them sees them', () => {
+  /** Each own property: key, enumerable, kind, function name and arity (of the value, or the getter). */
+  const shape = (obj: object) => Object.getOwnPropertyNames(obj).map((key) => {
+    const d = Object.getOwnPropertyDescriptor(obj, key)!
+    const f = d.value ?? d.get
+    return [key, d.enumerable, 'value' in d ? 'value' : 'getter', typeof f === 'function' ? f.name : typeof f, typeof f === 'function' ? f.length : -1]
+  })
+  for (const part of ['request', 'response', 'application'] as const) {
+    it(`${part}: keys in Express's order, with its names and arities`, () => {
+      expect(shape((fw as any)[part])).toEqual(shape((express as any)[part]))
+    })
+  }
+  it('for...in over a request and a response lists what Express lists', () => {
+    const keys = (obj: object) => { const out: string[] = []; for (const k in obj) out.push(k); return out }
+    expect(keys(Object.create(fw().request))).toEqual(keys(Object.create(express().request)))
+    expect(keys(Object.create(fw().response))).toEqual(keys(Object.create(express().response)))
+  })
+  it("the module's own keys", () => {
+    expect(Object.keys(fw)).toEqual(Object.keys(express))
+  })
+})
