@@ -245,7 +245,9 @@ response.links = function (links) {
   for (const rel of Object.keys(links)) {
     const target = links[rel]
     if (Array.isArray(target)) {
-      for (const url of target) entries.push('<' + url + '>; rel="' + rel + '"')
+      // one entry per rel, its URLs joined: an empty array leaves an empty
+      // entry between the commas, as in Express
+      entries.push(target.map((url) => '<' + url + '>; rel="' + rel + '"').join(', '))
     } else {
       entries.push('<' + target + '>; rel="' + rel + '"')
     }
@@ -363,7 +365,9 @@ response.attachment = function attachment(filename) {
  * res.cookie('session', id, { httpOnly: true, sameSite: 'lax', maxAge: 86_400_000 })
  */
 response.cookie = function (name, value, options) {
-  return this.append('Set-Cookie', serializeCookie(name, value, options, this.req.secret))
+  // (the secret is read first, as Express reads it: see send)
+  const secret = this.req.secret
+  return this.append('Set-Cookie', serializeCookie(name, value, options, secret))
 }
 
 /**
@@ -590,6 +594,9 @@ function refuseBody(res: Response, body: unknown, calls: boolean): never {
  * res.send('<p>hello</p>')
  */
 response.send = function send(body) {
+  // this.req first, as Express reads it (called unbound, `.then(res.send)`,
+  // the TypeError then reads "(reading 'req')" as there)
+  const req = this.req
   const calls = expressCalls(this)
   let chunk: Chunk
   switch (typeof body) {
@@ -648,7 +655,7 @@ response.send = function send(body) {
   }
   // what Express passes to end() with the body: 'utf8' for a string it keeps
   const encoding: BufferEncoding | undefined = typeof body === 'string' && !bytesInExpress ? 'utf8' : undefined
-  if (this.req.fresh) {
+  if (req.fresh) {
     if (calls) this.status(304)
     else this.statusCode = 304
   }
@@ -658,7 +665,7 @@ response.send = function send(body) {
     bytesInExpress = false // Express sends the emptied body as a string too
   }
 
-  if (this.req.method === 'HEAD') this.end()
+  if (req.method === 'HEAD') this.end()
   else writeBody(this, chunk, bytesInExpress, ascii, encoding)
   return this
 }
@@ -795,9 +802,10 @@ response.sendFile = function sendFile(path, options, callback) {
     done = options
     opts = {}
   }
-  const pathname = sendFilePath(path, opts)
+  // req and its next first, as Express reads them (see send), then the path's checks
   const req = this.req
   const next = req.next as (err?: unknown) => void
+  const pathname = sendFilePath(path, opts)
   // set on the options object given, as Express sets it (a primitive throws
   // there, as in Express), which is then handed to send as it is
   opts.etag = this.app.enabled('etag')

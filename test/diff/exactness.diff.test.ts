@@ -1320,3 +1320,41 @@ describe('the request, response and application prototypes, as code reflecting o
     expect(Object.keys(fw)).toEqual(Object.keys(express))
   })
 })
+
+describe('res.links with an empty array of URLs', () => {
+  for (const links of [{ next: [], last: 'x' }, { a: [], b: [] }, { a: 'x', n: [], z: 'y' }, { next: [] }, { prev: ['p'], next: [] }]) {
+    it(JSON.stringify(links), async () => {
+      const r = await both((app) => {
+        app.get('/', (req: any, res: any) => { res.links(links); res.json({ link: res.get('Link') }) })
+      }, { path: '/' })
+      expect(r.switchyard).toEqual(r.express)
+    })
+  }
+  it('joins an empty entry as Express does', async () => {
+    const r = await both((app) => {
+      app.get('/', (req: any, res: any) => { res.links({ next: [], last: 'x' }); res.send(String(res.get('Link'))) })
+    }, { path: '/' })
+    expect(r.express.body).toBe(', <x>; rel="last"')
+    expect(r.switchyard.body).toBe(r.express.body)
+  })
+})
+
+describe('response helpers called unbound (`promise.then(res.send)`)', () => {
+  // what is read first decides the TypeError's message
+  const calls: Array<[string, unknown[]]> = [['send', ['x']], ['send', [{ a: 1 }]], ['send', []], ['json', [{ a: 1 }]], ['cookie', ['a', 'b']],
+    ['sendFile', ['rel']], ['sendFile', ['/abs/file']], ['sendStatus', [200]], ['redirect', ['/x']], ['links', [{ a: 'b' }]], ['download', ['/abs/file']]]
+  for (const [method, args] of calls) {
+    it(`${method}(${JSON.stringify(args).slice(1, -1)})`, () => {
+      const outcome = (proto: any) => {
+        const fn = proto[method]
+        try {
+          fn(...args)
+          return 'returned'
+        } catch (e: any) {
+          return e.constructor.name + ': ' + e.message
+        }
+      }
+      expect(outcome(fw().response)).toBe(outcome(express().response))
+    })
+  }
+})
