@@ -17,6 +17,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import ts from 'typescript'
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url))
 const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'))
@@ -207,6 +208,39 @@ describe('"express": "npm:switchyard" (npm alias)', () => {
       entry: ['Route', 'Router', 'application', 'default', 'json', 'raw', 'request', 'response', 'static', 'text', 'urlencoded'],
       sameEntry: true
     })
+  })
+
+  test("a package's augmentation of the module 'express' (@types/cookie-parser) reaches Switchyard's types", () => {
+    // installed as npm installs it: under the app's node_modules, so that its
+    // `import express = require("express")` and `declare module "express"` reach the alias
+    const nm = path.join(app, 'node_modules')
+    fs.cpSync(path.join(repoRoot, 'node_modules', '@types', 'cookie-parser'), path.join(nm, '@types', 'cookie-parser'), { recursive: true })
+    if (!fs.existsSync(path.join(nm, '@types', 'node'))) fs.symlinkSync(path.join(repoRoot, 'node_modules', '@types', 'node'), path.join(nm, '@types', 'node'), 'junction')
+    write(path.join(app, 'typed.ts'), `
+import express from 'express'
+import cookieParser from 'cookie-parser'
+const app = express()
+app.use(cookieParser('secret'))
+// secret is declared only by @types/cookie-parser's augmentation of 'express'
+app.get('/', (req, res) => { res.send(String(req.secret) + req.signedCookies.a) })
+export function annotated (req: express.Request): string | undefined { return req.secret }
+`)
+    write(path.join(app, 'typed-esm.mts'), `
+import express, { type Request } from 'express'
+export function annotated (req: Request): string | undefined { return req.secret }
+export const viaDefault = (req: express.Request): string | undefined => req.secret
+`)
+    const program = ts.createProgram([path.join(app, 'typed.ts'), path.join(app, 'typed-esm.mts')], {
+      strict: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      esModuleInterop: true, skipLibCheck: false, types: ['node']
+    })
+    const diagnostics = ts.getPreEmitDiagnostics(program)
+    const text = ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => app, getNewLine: () => '\n' })
+    expect(text).toBe('')
+    // and the program did see the augmentation through the alias, not some other 'express'
+    const files = program.getSourceFiles().map((f) => f.fileName)
+    expect(files.some((f) => f.endsWith('/@types/cookie-parser/index.d.ts') && f.startsWith(fs.realpathSync(app)))).toBe(true)
+    expect(files.some((f) => f.includes('/@types/express/'))).toBe(false)
   })
 
   test("an app on require('switchyard') mounts what a dependency built with require('express')", () => {
