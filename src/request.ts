@@ -198,13 +198,14 @@ function single(value: string | string[] | undefined): string | undefined {
 defineGetter('query', function query() {
   const parse: QueryParserFn | undefined = this.app.get('query parser fn')
   if (!parse) return Object.create(null)
-  const url = parseurl(this)
-  return parse(url ? (url.query as string | null) : null)
+  // (no URL at all throws Express's TypeError, reading 'query')
+  return parse(parseurl(this)!.query as string)
 })
 
 defineGetter('path', function path() {
-  const url = parseurl(this)
-  return url ? (url.pathname ?? undefined) : undefined
+  // as Express reads it: null for a URL without a path ('', 'http://'), and
+  // a TypeError when there is no URL at all (a hand-made request)
+  return parseurl(this)!.pathname as string
 })
 
 // `host`, `protocol` and `xhr` read their headers as Express does, through

@@ -1358,3 +1358,24 @@ describe('response helpers called unbound (`promise.then(res.send)`)', () => {
     })
   }
 })
+
+describe('req.path and req.query after a middleware rewrote req.url', () => {
+  for (const [label, url] of [["''", ''], ['undefined', undefined], ["'http://'", 'http://'], ["'/x?a=1'", '/x?a=1']] as const) {
+    it(`req.url = ${label}`, async () => {
+      const r = await both((app) => {
+        app.use((req: any, res: any) => {
+          req.url = url
+          const read = (name: string) => {
+            try {
+              return JSON.stringify(req[name]) ?? 'undefined'
+            } catch (e: any) {
+              return e.constructor.name + ': ' + e.message
+            }
+          }
+          res.json({ path: read('path'), query: read('query') })
+        })
+      }, { path: '/start?q=1' })
+      expect(r.switchyard).toEqual(r.express)
+    })
+  }
+})
