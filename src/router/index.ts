@@ -4,6 +4,7 @@ import { Layer, directHandler, forwardRejection, kInternals, matchLayer, matched
 import { from, indexOf, kState, lookUp, newState, stateOf, type RouterState } from './stack'
 import { Route, useArguments } from './route'
 import { methods } from './methods'
+import { orderKeys } from '../utils/prototype'
 import { anyTracing, joinPattern, kMatchedRoute, kMountRoute, patternText, recordError, refreshTracing, requestTraced, traceParamCall, type RequestContext } from './tracing'
 
 export { Route }
@@ -135,8 +136,9 @@ proto.param = function param(name: string, fn: ParamCallback) {
   return this
 }
 
-proto.use = function use(...args: unknown[]) {
-  const { path, handlers: callbacks } = useArguments(args)
+proto.use = function use(this: Router, handler?: unknown) {
+  // (one declared parameter, `use.length` 1 as in router@2.3; all are read from arguments)
+  const { path, handlers: callbacks } = useArguments(Array.prototype.slice.call(arguments))
   if (callbacks.length === 0) throw new TypeError('argument handler is required')
   for (const fn of callbacks) {
     if (typeof fn !== 'function') throw new TypeError('argument handler must be a function')
@@ -349,6 +351,9 @@ proto.handle = function handle(req: any, res: any, callback: Next) {
 
 /** `router.handle` as this module defines it: app.handle dispatches directly only while a router's handle is still this one. */
 export const routerHandle = proto.handle
+
+// router@2.3's order of the prototype's methods (param, handle, use, route...)
+orderKeys(proto, ['handle', 'use', 'route', 'listRoutes', ...methods, 'all'])
 
 /**
  * The pass is over: answer OPTIONS, or restore what the router changed on req

@@ -2,6 +2,7 @@ import { parse as parsePattern, pathToRegexp } from 'path-to-regexp'
 import type { Route } from './route'
 import { handlerTraced, traceHandler } from './tracing'
 import depd from 'depd'
+import { orderKeys } from '../utils/prototype'
 import createDebug from 'debug'
 
 /** router@2.3's debug namespace for layers (`DEBUG=router:layer`), with its message. */
@@ -192,6 +193,11 @@ export class Layer {
     }
   }
 }
+
+// router@2.3's Layer is a constructor function whose prototype methods are
+// enumerable, in this order: `for...in` over a layer (tools that copy or
+// print one) lists them
+orderKeys(Layer.prototype, ['handleError', 'handleRequest', 'match'], true)
 
 /**
  * The router's own match of a candidate layer (see Matcher for `plain` and

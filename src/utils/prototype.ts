@@ -44,13 +44,16 @@ export function swapPrototype(obj: any, proto: object): void {
  * descriptor). For the prototypes whose key order Express fixes: `for...in`
  * over a request or a response lists them in that order, and tools print
  * them so. Run once, when the module loads.
+ * With `enumerable`, each is also made enumerable (or not).
  * @example orderKeys(request, ['header', 'get', 'accepts'])
  */
-export function orderKeys(obj: object, keys: readonly string[]): void {
+export function orderKeys(obj: object, keys: readonly string[], enumerable?: boolean): void {
   for (const key of keys) {
     const desc = Object.getOwnPropertyDescriptor(obj, key)
     if (desc === undefined) continue
     delete (obj as Record<string, unknown>)[key]
+    // (a class's methods made enumerable, as those of a constructor function's prototype are)
+    if (enumerable !== undefined) desc.enumerable = enumerable
     Object.defineProperty(obj, key, desc)
   }
 }

@@ -1379,3 +1379,30 @@ describe('req.path and req.query after a middleware rewrote req.url', () => {
     })
   }
 })
+
+describe('router objects, as code reflecting on them sees them', () => {
+  const forIn = (obj: object) => { const out: string[] = []; for (const k in obj) out.push(k); return out }
+  /** Each own property of a prototype: key, enumerable, function name and arity. */
+  const shape = (obj: object) => Object.getOwnPropertyNames(obj).map((key) => {
+    const d = Object.getOwnPropertyDescriptor(obj, key)!
+    const f = d.value ?? d.get
+    return [key, d.enumerable, typeof f === 'function' ? f.name : typeof f, typeof f === 'function' ? f.length : -1]
+  })
+  it('for...in over a layer (a middleware, a route, a route handler) lists what router@2.3 lists', () => {
+    const layers = (lib: any) => {
+      const router = lib.Router()
+      router.use(function mw(req: any, res: any, next: any) { next() })
+      router.get('/a/:id', function handler(req: any, res: any) { res.end() })
+      return [forIn(router.stack[0]), forIn(router.stack[1]), forIn(router.stack[1].route.stack[0])]
+    }
+    expect(layers(fw)).toEqual(layers(express))
+    expect(layers(express)[0]).toContain('handleRequest')
+  })
+  it("Router.prototype and Route.prototype: keys in router@2.3's order, with its names and arities", () => {
+    // (router@2.3's Router.prototype is itself a function, with a length, a name
+    // and a prototype of its own; Switchyard's is a plain object: a known difference)
+    const own = (lib: any) => shape(lib.Router.prototype).filter(([key]) => !['length', 'name', 'prototype'].includes(key as string))
+    expect(own(fw)).toEqual(own(express))
+    expect(shape(fw.Route.prototype)).toEqual(shape(express.Route.prototype))
+  })
+})
