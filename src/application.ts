@@ -10,6 +10,7 @@ import { compileETag, compileQueryParser, compileTrust } from './utils/compile'
 import { setHttp2Prototypes } from './http2'
 import { putHeaderWith } from './utils/headers'
 import { swapPrototype } from './utils/prototype'
+import { methodOf } from './utils/res-type'
 import createDebug from 'debug'
 
 /** express@5.3's debug namespace for the app (`DEBUG=express:application`), with its messages. */
@@ -139,7 +140,8 @@ application.handle = function handle(this: any, req: any, res: any, callback?: N
   const request = this.request
   const response = this.response
   // built by an adopted server (adoptServer) with the app's prototypes already
-  const built = Object.getPrototypeOf(req) === request
+  // (no req at all gets Express's TypeError below, at `req.res = res`)
+  const built = req !== null && req !== undefined && Object.getPrototypeOf(req) === request
   // Express reads `env` (for its final handler) and `x-powered-by` through
   // app.get and app.enabled on every request; when a tool wrapped one of
   // those (or app.set, which they call), it sees the same reads. Without a
@@ -153,6 +155,7 @@ application.handle = function handle(this: any, req: any, res: any, callback?: N
     // (and not seen by an app yet), that is the one of Node's class, not one
     // patched on app.response
     const set = built && req.res === undefined && Object.getPrototypeOf(res) === response ? serverSetHeader() : res.setHeader
+    if (typeof set !== 'function') methodOf(res, 'setHeader', 'res') // Express's TypeError for a res that is not one
     putHeaderWith(res, set, 'X-Powered-By', 'x-powered-by', 'Switchyard')
   }
   req.res = res
@@ -321,8 +324,10 @@ function logError(this: any, err: any) {
 }
 
 /** Mount middleware, routers or sub-apps on an optional path (default '/'). */
-application.use = function use(this: any, fn?: unknown) {
-  // (one declared parameter, `use.length` 1 as in Express; all are read from arguments)
+application.use = function use(this: any, handler?: unknown) {
+  // (one declared parameter, `use.length` 1 as in Express; all are read from
+  // arguments. Not named `fn`: the bundle would rename the loop's `fn` below,
+  // and V8 words `fn.emit is not a function` from that name.)
   const { path, handlers: fns } = useArguments(Array.prototype.slice.call(arguments))
   if (fns.length === 0) throw new TypeError('app.use() requires a middleware function')
   const router = this.router

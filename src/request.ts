@@ -14,6 +14,7 @@ import parseurl from 'parseurl'
 import proxyaddr from 'proxy-addr'
 import typeis from 'type-is'
 import { http2HasBody } from './http2'
+import { methodOf } from './utils/res-type'
 import { nativeGetHeaderOf } from './utils/headers'
 import { headerOf, response } from './response'
 
@@ -251,6 +252,8 @@ defineGetter('host', function host() {
 defineGetter('hostname', function hostname() {
   const host = this.host
   if (!host) return undefined
+  // (V8's words for Express's call on a host that is not a string: the bundle may rename `host`)
+  if (typeof host !== 'string') methodOf(host, 'indexOf', 'host')
   // an IPv6 literal keeps its brackets: look for the port after the ']'
   const from = host[0] === '[' ? host.indexOf(']') + 1 : 0
   const colon = host.indexOf(':', from)
@@ -261,6 +264,7 @@ defineGetter('subdomains', function subdomains() {
   const hostname = this.hostname
   if (!hostname) return []
   const offset: number = this.app.get('subdomain offset')
+  if (typeof hostname !== 'string' && !isIP(hostname)) methodOf(hostname, 'split', 'hostname') // (see hostname)
   const parts = isIP(hostname) ? [hostname] : hostname.split('.').reverse()
   return parts.slice(offset)
 })

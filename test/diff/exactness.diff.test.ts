@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import net, { type AddressInfo } from 'node:net'
 import { inspect } from 'node:util'
+import { createRequire } from 'node:module'
 import { createHook } from 'node:async_hooks'
 import express from 'express'
 import listEndpoints from 'express-list-endpoints'
@@ -1404,5 +1405,56 @@ describe('router objects, as code reflecting on them sees them', () => {
     const own = (lib: any) => shape(lib.Router.prototype).filter(([key]) => !['length', 'name', 'prototype'].includes(key as string))
     expect(own(fw)).toEqual(own(express))
     expect(shape(fw.Route.prototype)).toEqual(shape(express.Route.prototype))
+  })
+})
+
+describe("TypeErrors V8 words from Express's variable names, on values of the wrong type", () => {
+  // the BUILT library (npm test builds first): the bundler renames variables
+  // the source does not, and V8 words these messages from the names
+  const fw = createRequire(import.meta.url)('../../dist/index.cjs')
+  /** What `fn` throws, as `Name: message`, or 'no error'. */
+  const thrown = (fn: () => unknown) => { try { fn(); return 'no error' } catch (e: any) { return e.constructor.name + ': ' + e.message } }
+  it('app.use of a sub-app look-alike whose emit or handle is not a function', async () => {
+    const run = async (lib: any) => {
+      const out: string[] = []
+      const d: any = function () {}; d.handle = () => {}; d.set = () => {}
+      out.push(thrown(() => lib().use(d)))
+      const sub = lib(); sub.emit = 5
+      out.push(thrown(() => lib().use('/s', sub)))
+      const app = lib(); const d2: any = function () {}; d2.handle = 'x'; d2.set = 1; d2.emit = () => {}
+      app.use(d2)
+      await new Promise<void>((resolve) => {
+        app.use((err: any, req: any, res: any, next: any) => { out.push(err.message); resolve() })
+        app.handle({ url: '/', method: 'GET', headers: {} }, { setHeader() {}, getHeader() {} }, () => resolve())
+      })
+      return out
+    }
+    const ours = await run(fw)
+    expect(ours).toEqual(await run(express))
+    expect(ours[0]).toBe('TypeError: fn.emit is not a function')
+  })
+  it('req.hostname and req.subdomains on a host that is not a string', () => {
+    const run = (lib: any) => {
+      const out: string[] = []
+      for (const [getter, value] of [['host', 123], ['hostname', 123], ['host', null], ['hostname', '']] as const) {
+        const app = lib()
+        Object.defineProperty(app.request, getter, { configurable: true, get: () => value })
+        const req = Object.create(app.request)
+        req.headers = { host: 'a.b.example.com' }
+        out.push(thrown(() => req.hostname), thrown(() => req.subdomains))
+      }
+      return out
+    }
+    expect(run(fw)).toEqual(run(express))
+    expect(run(express)[0]).toBe('TypeError: host.indexOf is not a function')
+  })
+  it('the app called with a res that is not one, or no req', () => {
+    const run = (lib: any) => {
+      const req = () => ({ url: '/', method: 'GET', headers: {} })
+      const res = () => ({ setHeader() {}, getHeader() {} })
+      return [[req(), {}], [req(), { setHeader: 'x' }], [req(), 5], [null, res()], [undefined, res()], [undefined, undefined]]
+        .map(([rq, rs]) => thrown(() => lib()(rq, rs)))
+    }
+    expect(run(fw)).toEqual(run(express))
   })
 })
