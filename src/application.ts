@@ -148,7 +148,9 @@ application.handle = function handle(this: any, req: any, res: any, callback?: N
   // callback the router ends in the app's final handler (made once per app,
   // or with the env read for this request).
   const own = this.get === ownGet && this.enabled === ownEnabled && this.set === ownSet
-  const final = callback ? undefined : own ? (this[kFinal] ??= finalFor(this)) : finalForEnv(this, this.get('env'))
+  // (the env is the one this request started with, as Express reads it: a
+  // final handler per app, made again when the setting changed)
+  const final = callback ? undefined : own ? finalFor(this, this.settings.env) : finalForEnv(this, this.get('env'))
   if (own ? this.settings['x-powered-by'] : this.enabled('x-powered-by')) {
     // Express sets it through the setHeader res has before its prototype
     // changes: for a response an adopted server built with app.response
@@ -185,13 +187,23 @@ function serverSetHeader(): (name: string, value: any) => unknown {
 
 /** The app's final handler as the router calls it: 404 or the error page. */
 const kFinal = Symbol('switchyard.app.final')
+const kFinalEnv = Symbol('switchyard.app.finalEnv')
 
-function finalFor(app: any): (req: any, res: any, err: any) => void {
-  return (req, res, err) => finalHandler(req, res, err, { env: app.settings.env, onerror: logError.bind(app) })
+/** The app's final handler for `env` (the `env` setting as a request found it), kept while the setting stays. */
+function finalFor(app: any, env: unknown): (req: any, res: any, err: any) => void {
+  if (!env) return finalForEnv(app, env)
+  if (app[kFinal] !== undefined && app[kFinalEnv] === env) return app[kFinal]
+  app[kFinalEnv] = env
+  return (app[kFinal] = finalForEnv(app, env))
 }
 
-/** The final handler of one request, with the `env` read for it through a wrapped app.get. */
-function finalForEnv(app: any, env: any): (req: any, res: any, err: any) => void {
+/**
+ * The final handler of one request, with the `env` read for it. As
+ * finalhandler takes it, when the request starts: a falsy env falls back to
+ * NODE_ENV, then 'development'.
+ */
+function finalForEnv(app: any, setting: any): (req: any, res: any, err: any) => void {
+  const env = setting || process.env.NODE_ENV || 'development'
   return (req, res, err) => finalHandler(req, res, err, { env, onerror: logError.bind(app) })
 }
 

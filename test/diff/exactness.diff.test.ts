@@ -1458,3 +1458,45 @@ describe("TypeErrors V8 words from Express's variable names, on values of the wr
     expect(run(fw)).toEqual(run(express))
   })
 })
+
+describe('the env the default error page is made for', () => {
+  const quiet = () => vi.spyOn(console, 'error').mockImplementation(() => {})
+  /** The page without the stack's frames (file paths differ) and the length they change. */
+  const page = (a: any) => ({ ...a, headers: { ...a.headers, 'content-length': undefined }, body: a.body.replace(/<br>[^]*<\/pre>/, '</pre>') })
+  it('is the one the request started with, when a handler changes it', async () => {
+    const spy = quiet()
+    try {
+      for (const [from, to] of [['development', 'production'], ['production', 'development'], ['production', 'test']]) {
+        const r = await both((app) => {
+          app.set('env', from)
+          app.use((req: any, res: any, next: any) => { app.set('env', to); next(new Error('secret')) })
+        }, { path: '/' })
+        expect(page(r.switchyard)).toEqual(page(r.express))
+        expect(r.express.body.includes('secret')).toBe(from !== 'production')
+      }
+    } finally {
+      spy.mockRestore()
+    }
+  })
+  it('falls back to NODE_ENV, then development, when the setting is falsy', async () => {
+    const spy = quiet()
+    const saved = process.env.NODE_ENV
+    try {
+      for (const nodeEnv of ['production', undefined]) {
+        if (nodeEnv === undefined) delete process.env.NODE_ENV
+        else process.env.NODE_ENV = nodeEnv
+        for (const value of [undefined, '', null, false, 0]) {
+          const r = await both((app) => {
+            app.set('env', value)
+            app.get('/', () => { throw new Error('secret') })
+          }, { path: '/' })
+          expect(page(r.switchyard)).toEqual(page(r.express))
+          expect(r.express.body.includes('secret')).toBe(nodeEnv !== 'production')
+        }
+      }
+    } finally {
+      process.env.NODE_ENV = saved
+      spy.mockRestore()
+    }
+  })
+})
