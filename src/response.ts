@@ -421,6 +421,7 @@ type Chunk = string | Buffer | ArrayBufferView | undefined
 // (Node's own only: see nodeOwn)
 const nativeEnd = nodeOwn(http.OutgoingMessage.prototype.end, 'function end(chunk, encoding, callback) {')
 const nativeWriteHead = nodeOwn(http.ServerResponse.prototype.writeHead, 'function writeHead(statusCode, reason, obj) {')
+const nativeImplicitHeader = nodeOwn((http.ServerResponse.prototype as any)._implicitHeader, 'function _implicitHeader() {')
 
 /**
  * A string body gets `text/html` unless a string type is set (any other value
@@ -546,8 +547,9 @@ function writeBody(res: Response, chunk: Chunk, bytesInExpress: boolean, ascii: 
       res.end(chunk, 'latin1')
       return
     }
-    if (res.writeHead !== nativeWriteHead || holdsHeader(res, 'content-disposition') !== false) {
-      // a wrapped writeHead (on-headers) runs inside end() in Express, after
+    if (res.writeHead !== nativeWriteHead || (res as any)._implicitHeader !== nativeImplicitHeader || holdsHeader(res, 'content-disposition') !== false) {
+      // a wrapped writeHead (on-headers), or a hook on the private
+      // _implicitHeader that end() calls, runs inside end() in Express, after
       // Node has noted the body's length; and Node rewrites a
       // Content-Disposition value when end() builds the head with that length
       // known (latin1 bytes read back as UTF-8): building the head here first

@@ -1500,3 +1500,30 @@ describe('the env the default error page is made for', () => {
     }
   })
 })
+
+describe("a hook on res._implicitHeader (the private call Node's end() makes to send the head)", () => {
+  const bodies: Array<[string, (res: any) => void]> = [
+    ['ASCII string', (res) => res.send('hello')],
+    ['non-ASCII string', (res) => res.send('héllo ✓')],
+    ['long non-ASCII string', (res) => res.send('é'.repeat(600))],
+    ['json with non-ASCII', (res) => res.json({ a: 'é' })],
+    ['latin1 type', (res) => res.type('text/plain; charset=latin1').send('é')]
+  ]
+  for (const etag of [true, 'strong', false]) {
+    for (const [label, send] of bodies) {
+      it(`${label}, etag ${String(etag)}: the hook runs as in Express`, async () => {
+        const r = await both((app) => {
+          app.set('etag', etag)
+          app.use((req: any, res: any, next: any) => {
+            const orig = res._implicitHeader
+            res._implicitHeader = function (this: any) { this.setHeader('X-Implicit', 'yes'); return orig.call(this) }
+            next()
+          })
+          app.get('/', (req: any, res: any) => send(res))
+        }, { path: '/' })
+        expect(r.switchyard).toEqual(r.express)
+        expect(r.express.headers['x-implicit']).toBe('yes')
+      })
+    }
+  }
+})
