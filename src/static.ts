@@ -97,7 +97,7 @@ export function serveStatic(root: string, options?: ServeStaticOptions): StaticM
   }
   opts.root = resolve(root)
   const sendOptions: send.SendOptions = opts
-  const onDirectory = redirect ? redirectDirectory : notFoundDirectory
+  const onDirectory = redirect ? redirectDirectory : notFound
 
   return function serveStatic(req: IncomingMessage, res: ServerResponse, next: StaticNext): void {
     const method = req.method
@@ -121,7 +121,7 @@ export function serveStatic(root: string, options?: ServeStaticOptions): StaticM
     stream.on('directory', onDirectory)
     if (setHeaders) stream.on('headers', setHeaders)
     if (fallthrough) stream.on('file', onFile)
-    stream.on('error', onError)
+    stream.on('error', error)
     stream.pipe(res)
   }
 }
@@ -144,8 +144,10 @@ function onFile(this: StaticStream): void {
   this[FORWARD] = true
 }
 
+// (the listeners are named as serve-static's: a 'headers' listener can list them)
+
 /** 'error' listener: client errors fall through unless forwarding; server errors always forward. */
-function onError(this: StaticStream, err: SendError): void {
+function error(this: StaticStream, err: SendError): void {
   const next = this[NEXT]
   if (this[FORWARD] || !((err.statusCode as number) < 500)) {
     next(err)
@@ -155,12 +157,12 @@ function onError(this: StaticStream, err: SendError): void {
 }
 
 /** 'directory' listener when `redirect` is false: a directory is not found. */
-function notFoundDirectory(this: StaticStream): void {
+function notFound(this: StaticStream): void {
   this.error(404)
 }
 
 /** 'directory' listener when `redirect` is true: 301 to the same URL with a trailing slash. */
-function redirectDirectory(this: StaticStream, res: ServerResponse): void {
+const redirectDirectory = function redirect(this: StaticStream, res: ServerResponse): void {
   if (this.hasTrailingSlash()) {
     this.error(404)
     return

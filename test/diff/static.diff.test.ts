@@ -174,3 +174,29 @@ describe('fw.static: differential coverage', () => {
     expect(CONFIGS.reduce((n, c) => n + c.requests.length, 0)).toBeGreaterThanOrEqual(50)
   })
 })
+
+describe("what a setHeaders hook sees of send's stream", () => {
+  it("the stream's listeners are named as serve-static's", async () => {
+    const seen: Record<string, unknown> = {}
+    for (const [name, lib] of [['switchyard', fw], ['express', express]] as const) {
+      for (const redirect of [true, false]) {
+        const app = (lib as any)()
+        app.use(lib.static(ROOT, {
+          redirect,
+          setHeaders(this: any) {
+            seen[`${name} ${redirect}`] = ['directory', 'headers', 'file', 'error'].map((e) => this.listeners(e).map((f: any) => f.name))
+          }
+        }))
+        const server = await listen(app)
+        try {
+          await request(server.port, { path: '/data.json' })
+        } finally {
+          await server.close()
+        }
+      }
+    }
+    expect(seen['switchyard true']).toEqual(seen['express true'])
+    expect(seen['switchyard false']).toEqual(seen['express false'])
+    expect(seen['express false']).toEqual([['notFound'], ['setHeaders'], ['onFile'], ['error']])
+  })
+})
