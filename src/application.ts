@@ -26,7 +26,7 @@ type Next = (err?: any) => void
  * Settings compile when set (`etag fn`, `query parser fn`, `trust proxy fn`);
  * the router is created on first access of `app.router`.
  */
-export const application: Record<string, any> = Object.create(null)
+export const application: Record<string, any> = {}
 
 application.init = function init(this: any) {
   this.cache = Object.create(null)

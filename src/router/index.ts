@@ -93,7 +93,10 @@ export const Router = function Router(this: unknown, options?: RouterOptions): R
   const self = function router(req: any, res: any, next: Next) {
     self.handle(req, res, next)
   } as Router
-  Object.setPrototypeOf(self, Router.prototype)
+  // between the router and Router.prototype, an object of its own (the
+  // instance `new` made, as in router@2.3): code that patches
+  // Object.getPrototypeOf(router) changes that one router only
+  Object.setPrototypeOf(self, this instanceof Router ? this : Object.create(Router.prototype))
   self.caseSensitive = opts.caseSensitive
   self.mergeParams = opts.mergeParams
   self.params = {}
@@ -115,8 +118,9 @@ function pushLayer(router: Router, layer: Layer): void {
   state.version++
 }
 
-// routers are functions: keep call/apply/bind reachable through the prototype chain
-Router.prototype = Object.create(Function.prototype)
+// a function, as router@2.3's is (routers are functions: call/apply/bind stay
+// reachable through the prototype chain); anonymous, with its own prototype
+Router.prototype = [function () {}][0]
 // router@2 exposes the Route class on Router (req.route instanceof Router.Route)
 Router.Route = Route
 

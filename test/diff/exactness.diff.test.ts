@@ -1400,10 +1400,8 @@ describe('router objects, as code reflecting on them sees them', () => {
     expect(layers(express)[0]).toContain('handleRequest')
   })
   it("Router.prototype and Route.prototype: keys in router@2.3's order, with its names and arities", () => {
-    // (router@2.3's Router.prototype is itself a function, with a length, a name
-    // and a prototype of its own; Switchyard's is a plain object: a known difference)
-    const own = (lib: any) => shape(lib.Router.prototype).filter(([key]) => !['length', 'name', 'prototype'].includes(key as string))
-    expect(own(fw)).toEqual(own(express))
+    // (Router.prototype is itself a function there, with its own length, name and prototype)
+    expect(shape(fw.Router.prototype)).toEqual(shape(express.Router.prototype))
     expect(shape(fw.Route.prototype)).toEqual(shape(express.Route.prototype))
   })
 })
@@ -1526,4 +1524,56 @@ describe("a hook on res._implicitHeader (the private call Node's end() makes to 
       })
     }
   }
+})
+
+describe('a router and its prototype chain', () => {
+  it('each router has an object of its own between it and Router.prototype, as in router@2.3', () => {
+    const chain = (lib: any) => {
+      const a = lib.Router()
+      const b = new lib.Router()
+      const P = lib.Router.prototype
+      // what a patch of Object.getPrototypeOf(router) reaches
+      Object.getPrototypeOf(a).tag = 'a only'
+      return {
+        typeofProto: typeof P,
+        inspect: inspect(P).split('\n')[0],
+        direct: Object.getPrototypeOf(a) === P,
+        second: Object.getPrototypeOf(Object.getPrototypeOf(a)) === P && Object.getPrototypeOf(Object.getPrototypeOf(b)) === P,
+        shared: Object.getPrototypeOf(a) === Object.getPrototypeOf(b),
+        tags: [a.tag, b.tag],
+        instance: [a instanceof lib.Router, b instanceof lib.Router, typeof a.call]
+      }
+    }
+    expect(chain(fw)).toEqual(chain(express))
+    expect(chain(express).tags).toEqual(['a only', undefined])
+  })
+})
+
+describe('express.application, as plugins that patch it see it', () => {
+  it('is an ordinary object (Object.prototype methods, String(), instanceof Object)', () => {
+    const look = (lib: any) => {
+      const a = lib.application
+      return [Object.getPrototypeOf(a) === Object.prototype, a.hasOwnProperty('render'), String(a), a instanceof Object, Object.keys(a)]
+    }
+    expect(look(fw)).toEqual(look(express))
+  })
+})
+
+describe('a class that extends Router, and ES5 inheritance from it', () => {
+  it('keeps its own methods and instanceof', () => {
+    const look = (lib: any) => {
+      class MyRouter extends lib.Router {
+        hello() { return 'hello' }
+      }
+      const r: any = new MyRouter({ strict: true })
+      function Legacy(this: any) { return lib.Router.call(this, { caseSensitive: true }) }
+      Object.setPrototypeOf(Legacy.prototype, lib.Router.prototype)
+      ;(Legacy.prototype as any).extra = function extra() { return 'extra' }
+      const l: any = new (Legacy as any)()
+      r.get('/x', (req: any, res: any) => res.end())
+      return [typeof r, r instanceof MyRouter, typeof r.hello, r.strict, r.stack.length, typeof l, l instanceof Legacy, typeof l.extra, l.caseSensitive]
+    }
+    expect(look(fw)).toEqual(look(express))
+    expect(look(express)[2]).toBe('function')
+  })
 })
