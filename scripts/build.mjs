@@ -145,7 +145,11 @@ const VALUE_TYPES = {
 }
 /** The same names in the ES module declaration, which takes them from the CommonJS one. */
 const VALUE_TYPES_MTS = {
-  Router: 'export type Router<Merge extends boolean = false> = fw.Router<Merge>',
+  // the CommonJS declaration's own value and interface, not an alias of them:
+  // an inferred router in code that imports only named exports (\`import {
+  // Router } from 'switchyard'\`, moduleResolution bundler) is then named
+  // \`Router<false>\` by declaration emit (an alias gave TS2742)
+  Router: 'export import Router = fw.Router',
   Route: VALUE_TYPES.Route
 }
 const VALUES = ['Router', 'Route', 'json', 'raw', 'text', 'urlencoded', 'static', 'application', 'request', 'response']
@@ -177,7 +181,7 @@ function indexMts() {
     v === 'static'
       ? `declare const _static: T.Switchyard['static']\nexport { _static as static }`
       : v === 'Router'
-        ? 'export declare const Router: typeof fw.Router'
+        ? '' // (VALUE_TYPES_MTS: one declaration for the value and the type)
         : `export declare const ${v}: T.Switchyard['${v}']`
   )
   return `${HEADER}import fw from './index.cjs'

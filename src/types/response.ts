@@ -60,7 +60,7 @@ export interface ResponseBase<
   /** Set the status code and send its standard message as the body. */
   sendStatus(code: StatusCode): this
   /** Append links to the `Link` header: `{ next: url, last: url }`. */
-  links(links: Record<string, string | string[]>): this
+  links(links: Record<string, string | string[]> | object): this
   /** Send a body: a string (HTML), a Buffer (octet-stream), or an object/array (JSON). */
   send: Send<ResBody, this>
   /** Send a JSON body (honours `json replacer`, `json spaces`, `json escape`). */
@@ -79,14 +79,14 @@ export interface ResponseBase<
   /** Alias of `res.contentType`. */
   type(type: string): this
   /** Respond by the best type for the `Accept` header; 406 when nothing matches and no `default`. */
-  format(obj: FormatHandlers): this
+  format(obj: FormatHandlers | object): this
   /** Set `Content-Disposition: attachment` (and the type from `filename`). */
   attachment(filename?: string): this
   /** Set one header, or several from an object. */
-  set(field: object): this
+  set(field: object | string): this
   set(field: string, value?: HeaderValue): this
   /** Alias of `res.set`. */
-  header(field: object): this
+  header(field: object | string): this
   header(field: string, value?: HeaderValue): this
   /** A response header set so far. */
   get(field: string): string | undefined

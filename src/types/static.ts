@@ -1,7 +1,6 @@
 // Option types of `fw.static` (serve-static@2) and of `res.sendFile`/`res.download` (send@1).
 import type { ServerResponse } from 'node:http'
 import type { Stats } from 'node:fs'
-import type { NextFunction } from './handlers'
 import type { IncomingMessage } from 'node:http'
 import type { Response } from './response'
 
@@ -16,13 +15,13 @@ export interface ServeStaticOptions<R extends ServerResponse = Response> {
   /** Send a weak `ETag`. Default true. */
   etag?: boolean | undefined
   /** Extensions tried when the file is not found, e.g. `['html']`. Default false. */
-  extensions?: string[] | string | false | undefined
+  extensions?: string[] | string | boolean | undefined
   /** Let 404s and client errors fall through to `next()`. Default true. */
   fallthrough?: boolean | undefined
   /** Add `immutable` to `Cache-Control`. Default false. */
   immutable?: boolean | undefined
   /** Directory index file(s), or false. Default 'index.html'. */
-  index?: string[] | string | false | undefined
+  index?: string[] | string | boolean | undefined
   /** Send `Last-Modified`. Default true. */
   lastModified?: boolean | undefined
   /** `Cache-Control` max-age in ms, or an ms string such as '1d'. Default 0. */
@@ -34,7 +33,7 @@ export interface ServeStaticOptions<R extends ServerResponse = Response> {
 }
 
 /** The middleware `fw.static` returns. */
-export type ServeStaticMiddleware = (req: IncomingMessage, res: ServerResponse, next: NextFunction) => void
+export type ServeStaticMiddleware = (req: IncomingMessage, res: ServerResponse, next: (err?: any) => void) => void
 
 /** Options of `res.sendFile(path, options)`. */
 export interface SendFileOptions {
@@ -57,9 +56,9 @@ export interface SendFileOptions {
   /** Send an `ETag`. Default true. */
   etag?: boolean | undefined
   /** Extensions tried when the file is not found. */
-  extensions?: string[] | string | false | undefined
+  extensions?: string[] | string | boolean | undefined
   /** Directory index file(s). */
-  index?: string[] | string | false | undefined
+  index?: string[] | string | boolean | undefined
   /** First byte to send. */
   start?: number | undefined
   /** Last byte to send. */
