@@ -189,7 +189,7 @@ import type * as T from './types/index.js'
 
 /** Create an application; carries Router, json, static and the other exports. */
 export default fw
-${values.join('\n')}
+${values.filter(Boolean).join('\n')}
 ${Object.values(VALUE_TYPES_MTS).join('\n')}
 export type * from './types/index.js'
 `

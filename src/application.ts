@@ -454,7 +454,6 @@ application.all = function all(this: any, path: unknown, ...handlers: unknown[])
   return this
 }
 
-/** Render a view to a string: `app.render(name, [locals], callback(err, html))`. */
 /** Can `fn` be called with `new`? (Asked without calling it.) */
 function isConstructor(fn: unknown): boolean {
   if (typeof fn !== 'function') return false
@@ -466,6 +465,7 @@ function isConstructor(fn: unknown): boolean {
   }
 }
 
+/** Render a view to a string: `app.render(name, [locals], callback(err, html))`. */
 application.render = function render(this: any, name: string, options?: any, callback?: any) {
   let done = callback
   let opts = options
