@@ -43,6 +43,7 @@ const impls = process.env.BENCH_IMPLS
   : ALL.filter((i) => i !== 'baseline' || process.env.BENCH_BASELINE)
 for (const i of impls) if (!ALL.includes(i)) throw new Error(`BENCH_IMPLS: unknown implementation ${i}`)
 const pin = pinning()
+const nodeFlags = (process.env.BENCH_NODE_FLAGS || '').split(/\s+/).filter(Boolean)
 
 export function startServer(file, impl, nodeFlags = []) {
   return new Promise((resolve, reject) => {
@@ -110,7 +111,7 @@ async function main() {
     // the rest of a shared machine)
     for (let round = 0; round < rounds; round++) for (const impl of impls) {
       if (!scenario[impl] && !(impl === 'baseline' && scenario.switchyard)) continue
-      const { child, port } = await startServer(file, impl)
+      const { child, port } = await startServer(file, impl, nodeFlags)
       child.removeAllListeners('exit')
       try {
         const got = await answer(port, scenario.request)

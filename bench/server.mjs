@@ -41,9 +41,14 @@ server.listen(0, '127.0.0.1', () => {
 //   "heap": the V8 heap in use (heapUsed), in bytes;
 //   "young": the size V8 has reserved for its young generation (new_space), in bytes;
 //   "mem": process.memoryUsage() as JSON (after a full garbage collection
-//          when the process runs with --expose-gc, as bench/memory.mjs starts it).
+//          when the process runs with --expose-gc, as bench/memory.mjs starts it);
+//   "gc-start" / "alloc-start", then "alloc-stop": count the garbage
+//          collections in between, or sample what the process allocates (V8's
+//          sampling heap profiler, through node:inspector); "alloc-stop"
+//          answers with a summary as JSON (bench/alloc-probe.mjs; asked by
+//          bench/alloc.mjs).
 let pending = ''
-process.stdin.on('data', (chunk) => {
+process.stdin.on('data', async (chunk) => {
   pending += chunk
   let nl
   while ((nl = pending.indexOf('\n')) !== -1) {
@@ -57,6 +62,9 @@ process.stdin.on('data', (chunk) => {
     } else if (line === 'young') {
       const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')
       process.stdout.write(String(young ? young.space_size : 0) + '\n')
+    } else if (line === 'gc-start' || line === 'alloc-start' || line === 'alloc-stop') {
+      const { allocation } = await import('./alloc-probe.mjs')
+      process.stdout.write(JSON.stringify(await allocation(line === 'alloc-stop' ? 'stop' : line)) + '\n')
     } else if (line === 'heap') {
       process.stdout.write(String(process.memoryUsage().heapUsed) + '\n')
     } else {

@@ -429,6 +429,54 @@ describe('req.params of a static path', () => {
 
 
 
+describe('req.params of a middleware on / (a fresh empty object, made smaller: design item 31)', () => {
+  it('is an ordinary empty object, a new one for each middleware, as {} is in Express', async () => {
+    const r = await recorded((app, lib, record) => {
+      let previous: unknown
+      const look = (tag: string) => (req: any, res: any, next: any) => {
+        const p = req.params
+        record({
+          tag,
+          proto: Object.getPrototypeOf(p) === Object.prototype,
+          ctor: p.constructor === Object,
+          keys: Reflect.ownKeys(p),
+          json: JSON.stringify(p),
+          text: Object.prototype.toString.call(p) + String(p),
+          extensible: Object.isExtensible(p),
+          same: p === previous,
+          spread: { ...p }
+        })
+        previous = p
+        // what one middleware writes stays in its own object
+        p.written = tag
+        Object.defineProperty(p, 'hidden', { value: 1, enumerable: false })
+        record({ tag, after: Object.keys(p), descriptor: Object.getOwnPropertyDescriptor(p, 'written'), hidden: Object.getOwnPropertyNames(p) })
+        next()
+      }
+      app.use(look('first'), look('second'))
+      app.use(look('third'))
+      const merged = lib.Router({ mergeParams: true })
+      merged.use(look('in a mergeParams router'))
+      merged.get('/:id', (req: any, res: any) => res.json(req.params))
+      app.use('/m/:x', merged)
+      const plain = lib.Router()
+      plain.use(look('in a plain router'))
+      plain.get('/:id', (req: any, res: any) => res.json(req.params))
+      app.use('/p', plain)
+    }, { path: '/m/1/2' })
+    expect(r.switchyard).toEqual(r.express)
+    expect(r.switchyard.records.length).toBe(8)
+    const again = await recorded((app, lib, record) => {
+      const plain = lib.Router()
+      plain.use((req: any, res: any, next: any) => { record([Object.getPrototypeOf(req.params) === Object.prototype, Object.keys(req.params)]); next() })
+      plain.get('/:id', (req: any, res: any) => res.json(req.params))
+      app.use('/p', plain)
+    }, { path: '/p/7' })
+    expect(again.switchyard).toEqual(again.express)
+    expect(again.switchyard.records).toEqual([[true, []]])
+  })
+})
+
 describe('mergeParams copies what Object.assign copies', () => {
   it('keys the app added to the parent params (a symbol, a string) and indexed params, in order', async () => {
     const r = await recorded((app, lib, record) => {
