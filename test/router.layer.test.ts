@@ -1,7 +1,8 @@
 // The static fast path must decide exactly as path-to-regexp would.
 import { describe, expect, it } from 'vitest'
 import { match } from 'path-to-regexp'
-import { Layer, decodeParam, kInternals, matchLayer } from '../src/router/layer'
+import { Layer, decodeParam, kInternals, matchLayer, segmentParts } from '../src/router/layer'
+import { pathToRegexp } from 'path-to-regexp'
 
 /** The router's match of a layer, as router@2's matchers give it: `merged` (set only when the router asks a matcher to merge) is false here. */
 function matchOf(layer: Layer, path: string): { path: string; params: Record<string, any> } | null {
@@ -138,6 +139,60 @@ describe('Layer parameter matching agrees with path-to-regexp\'s match', () => {
     const a = matchOf(layer, '/u/1')!.params
     a.extra = true
     expect(matchOf(layer, '/u/1')!.params).toEqual(Object.assign(Object.create(null), { id: '1' }))
+  })
+})
+
+describe('patterns matched by a scan of their segments (design item 31)', () => {
+  // segmentParts reads the regexp path-to-regexp builds; the scan it enables
+  // must give path-to-regexp's match for every pattern it accepts
+  const scanned = ['/user/:id', '/:uid/posts', '/:pid', '/api/:version', '/a/:x/b/:y', '/x.y/:z', '/u-:id', '/:a/:b', '/Api/V:v/:id', '/:"0"/:"1"', '/:__proto__', '/a/:x/', '/A\\+B/:c', '/\\(x\\)/:y']
+  const refused = ['/files/*path', '/x{/:opt}', '/:a{-:b}', '/ü/:id', '/*all', '/p{/:x}/:y', '/:a-:b', '/:a.:b', '/x/:a.json']
+  const requests = ['/user/42', '/user/42/', '/user/42//', '/user//', '/user/', '/USER/7', '/user/42/x', '/user/a%20b', '/user/%E0', '/7/posts', '/7/posts/', '/7/posts/9', '/7/POSTS', '/7/postsx', '//posts', '/7//posts',
+    '/api/v1', '/api/v1/', '/api/v1/users/42', '/api/v1//', '/api', '/a/1/b/2', '/a/1/b/2/', '/a/1/B/2/c', '/a//b/2', '/x.y/1', '/xzy/1', '/u-9', '/u-9/', '/u-', '/1/2', '/1/2/3', '/api/v2/7', '/API/v2/7', '/Api/V/7',
+    '/A+B/1', '/a+b/1', '/(x)/1', '/x/1', '/', '', '//', '/user/\u212a', '/user/k\u212a', '/a/b\u212a', '/user/\n', '/%C3%BC/1', '/v']
+  it('reads the common patterns and refuses the others', () => {
+    for (const pattern of scanned) {
+      for (const [end, trailing, sensitive] of [[true, true, false], [true, false, true], [false, true, false], [false, true, true]] as const) {
+        const { regexp, keys } = pathToRegexp(pattern, { end, trailing, sensitive })
+        expect({ pattern, end, trailing, sensitive, parts: segmentParts(regexp, keys.length) !== undefined }).toEqual({ pattern, end, trailing, sensitive, parts: true })
+      }
+    }
+    for (const pattern of refused) {
+      const { regexp, keys } = pathToRegexp(pattern, { end: true, trailing: true })
+      expect({ pattern, parts: segmentParts(regexp, keys.length) }).toEqual({ pattern, parts: undefined })
+    }
+    // a regexp of another shape, or with other flags, is refused too
+    expect(segmentParts(/^(?:\/([^\/]+))$/g, 1)).toBe(undefined)
+    expect(segmentParts(/^(?:\/([^\/]+))$/, 2)).toBe(undefined)
+    expect(segmentParts(/^(?:\/([^\/]+))(?:\/$)?(?=\/)/, 1)).toBe(undefined)
+    expect(segmentParts(/^(?:\/([^\/]+)-x)$/, 1)).toBe(undefined)
+  })
+  for (const [end, strict] of [[true, false], [true, true], [false, false]] as const) {
+    for (const sensitive of [true, false]) {
+      it(`gives path-to-regexp's match with end=${end} strict=${strict} sensitive=${sensitive}`, () => {
+        for (const pattern of [...scanned, ...refused]) {
+          const layer = new Layer(pattern, { end, strict, sensitive }, noop)
+          const expected = viaRegexp(pattern, { end, strict, sensitive }, decodeParam)
+          for (const path of requests) {
+            const outcome = (f: () => any) => { try { return f() } catch (e: any) { return { error: e.message, status: e.status } } }
+            const got = outcome(() => matchOf(layer, path))
+            const want = outcome(() => expected(path))
+            expect({ pattern, path, got }).toEqual({ pattern, path, got: want })
+            if (got && want && !got.error) {
+              expect(Object.getPrototypeOf(got.params)).toBe(null)
+              expect(Reflect.ownKeys(got.params)).toEqual(Reflect.ownKeys(want.params))
+            }
+          }
+        }
+      })
+    }
+  }
+  it('merges the parent params as the regexp matcher does (mergeParams)', () => {
+    const layer = new Layer('/:uid/posts', { end: false, strict: false, sensitive: false }, noop)
+    const m = matchLayer(layer, '/42/posts/7', true, { version: 'v1', uid: 'parent' })!
+    expect(m).toEqual({ path: '/42/posts', params: { version: 'v1', uid: '42' }, merged: true })
+    expect(Object.keys(m.params)).toEqual(['version', 'uid'])
+    expect(Object.getPrototypeOf(m.params)).toBe(Object.prototype)
   })
 })
 

@@ -2,7 +2,7 @@ import { parse as parsePattern, pathToRegexp } from 'path-to-regexp'
 import type { Route } from './route'
 import { handlerTraced, traceHandler } from './tracing'
 import depd from 'depd'
-import { orderKeys } from '../utils/prototype'
+import { EmptyObject, emptyNullObject, orderKeys } from '../utils/prototype'
 import createDebug from 'debug'
 
 /** router@2.3's debug namespace for layers (`DEBUG=router:layer`), with its message. */
@@ -344,6 +344,8 @@ function patternMatcher(path: string, sensitive: boolean, end: boolean, trailing
   // which holds unless the child captures an index key ('0' shifts after the
   // parent's indexes); when it does, the router merges
   const mergeable = !dictionary && !names.includes('0')
+  const parts = wildcard.includes(true) ? undefined : segmentParts(regexp, names.length)
+  if (parts !== undefined) return segmentMatcher(parts, names, dictionary, mergeable)
   return (input, plain, base) => {
     const m = regexp.exec(input)
     if (!m) return false
@@ -357,6 +359,133 @@ function patternMatcher(path: string, sensitive: boolean, end: boolean, trailing
     // (setPrototypeOf is the costliest line here: skipped when the params are only copied)
     if (!dictionary && !merged && plain !== true) Object.setPrototypeOf(params, null)
     return { path: m[0], params, merged }
+  }
+}
+
+/** A pattern whose parameters each fill a segment, read off the regexp path-to-regexp built for it (see segmentParts). */
+interface SegmentParts {
+  /** the literal text between parameters (lower case unless sensitive), `null` where a parameter stands */
+  parts: Array<string | null>
+  sensitive: boolean
+  /** `$` at the end: the whole path must match (else a '/' or the end must follow) */
+  end: boolean
+  /** `(?:\/$)?`: one trailing '/' is taken into the match */
+  trailing: boolean
+}
+
+/** What path-to-regexp escapes in a pattern's text (and only that): these stand escaped in its regexp. */
+const ESCAPED = '.+*?^${}()[]|/\\'
+const SEGMENT_PARAM = '([^\\/]+)'
+/** The group's end and the optional trailing slash, as path-to-regexp writes them when `trailing` is on. */
+const TRAILING = ')(?:\\/$)?'
+
+/**
+ * Read a pattern's regexp as a list of literal texts and parameters when it
+ * is one path-to-regexp builds for paths like `/users/:id` or
+ * `/:uid/posts`: `^(?:`, then ASCII text (its special characters escaped)
+ * and parameters `([^\/]+)`, each followed by text that starts with '/' or
+ * by nothing, then `)`, then `(?:\/$)?` or not, then `$` or `(?=\/|$)`;
+ * flags '' or 'i'. Anything else (another parameter syntax, a wildcard, an
+ * optional part, non-ASCII text) gives undefined and stays on the regexp.
+ * Reading the regexp itself, rather than the pattern, means a path-to-regexp
+ * that builds something else for a pattern is not matched by the scan.
+ */
+export function segmentParts(regexp: RegExp, captures: number): SegmentParts | undefined {
+  const source = regexp.source
+  if ((regexp.flags !== '' && regexp.flags !== 'i') || !source.startsWith('^(?:')) return undefined
+  const parts: Array<string | null> = []
+  let text = ''
+  let i = 4
+  while (i < source.length) {
+    if (source.startsWith(SEGMENT_PARAM, i)) {
+      if (text !== '') parts.push(text)
+      text = ''
+      parts.push(null)
+      i += SEGMENT_PARAM.length
+      continue
+    }
+    const c = source.charCodeAt(i)
+    if (c === 0x29 /* ) */) break
+    if (c === 0x5c /* \ */) {
+      const next = source[i + 1]
+      if (next === undefined || !ESCAPED.includes(next)) return undefined
+      text += next
+      i += 2
+      continue
+    }
+    if (c < 0x20 || c > 0x7e || ESCAPED.includes(source[i])) return undefined
+    text += source[i]
+    i++
+  }
+  if (text !== '') parts.push(text)
+  // a parameter ends at the next '/': what follows it must be text that starts with one
+  for (let k = 0; k < parts.length - 1; k++) {
+    const after = parts[k + 1]
+    if (parts[k] === null && (after === null || after.charCodeAt(0) !== 0x2f)) return undefined
+  }
+  if (parts.filter((p) => p === null).length !== captures) return undefined
+  let tail = source.slice(i)
+  const trailing = tail.startsWith(TRAILING)
+  tail = tail.slice(trailing ? TRAILING.length : 1)
+  if (tail !== '$' && tail !== '(?=\\/|$)') return undefined
+  const sensitive = regexp.flags === ''
+  return { parts: sensitive ? parts : parts.map((p) => (p === null ? p : p.toLowerCase())), sensitive, end: tail === '$', trailing }
+}
+
+/**
+ * Where a scan of `input` against `shape` ends: the length of the regexp's
+ * whole match, or -1 where the regexp would not match. A parameter takes
+ * the characters up to the next '/' (at least one), as `[^\/]+` must when
+ * '/' or the end follows it; texts compare as `sameText` does.
+ */
+function scanSegments(shape: SegmentParts, input: string): number {
+  const parts = shape.parts
+  const len = input.length
+  let pos = 0
+  for (let k = 0; k < parts.length; k++) {
+    const part = parts[k]
+    if (part === null) {
+      const slash = input.indexOf('/', pos)
+      const stop = slash === -1 ? len : slash
+      if (stop === pos) return -1
+      pos = stop
+    } else {
+      if (len - pos < part.length || !sameText(input, pos, part, shape.sensitive)) return -1
+      pos += part.length
+    }
+  }
+  if (shape.trailing && pos === len - 1 && input.charCodeAt(pos) === 0x2f) return len
+  if (pos === len) return pos
+  return !shape.end && input.charCodeAt(pos) === 0x2f ? pos : -1
+}
+
+/**
+ * patternMatcher's matcher for a pattern segmentParts could read: the same
+ * answers without running the regexp (no match array, no capture strings
+ * but the parameters' own; docs/design.md, Speed, item 31).
+ */
+function segmentMatcher(shape: SegmentParts, names: string[], dictionary: boolean, mergeable: boolean): Matcher {
+  const parts = shape.parts
+  return (input, plain, base) => {
+    const stop = scanSegments(shape, input)
+    if (stop === -1) return false
+    const merged = base !== undefined && mergeable
+    const params: Record<string, any> = merged ? Object.assign({}, base) : dictionary ? Object.create(null) : {}
+    let pos = 0
+    let key = 0
+    for (let k = 0; k < parts.length; k++) {
+      const part = parts[k]
+      if (part === null) {
+        const slash = input.indexOf('/', pos)
+        const next = slash === -1 || slash > stop ? stop : slash
+        params[names[key++]] = decodeParam(input.slice(pos, next))
+        pos = next
+      } else {
+        pos += part.length
+      }
+    }
+    if (!dictionary && !merged && plain !== true) Object.setPrototypeOf(params, null)
+    return { path: stop === input.length ? input : input.slice(0, stop), params, merged }
   }
 }
 
@@ -449,10 +578,14 @@ function sameText(str: string, offset: number, lit: string, sensitive: boolean):
   return true
 }
 
-/** The params of a path without parameters: no prototype, as path-to-regexp gives, unless `plain`; a copy of `base` when given (see Matcher). */
+/**
+ * The params of a path without parameters: no prototype, as path-to-regexp
+ * gives, unless `plain`; a copy of `base` when given (see Matcher). (The
+ * small empty objects of utils/prototype.ts: docs/design.md, Speed, item 31.)
+ */
 function emptyParams(plain: boolean | undefined, base: Record<string, any> | undefined): Record<string, any> {
   if (base !== undefined) return Object.assign({}, base)
-  return plain === true ? {} : Object.create(null)
+  return plain === true ? new EmptyObject() : emptyNullObject()
 }
 
 /** A match without parameters. */

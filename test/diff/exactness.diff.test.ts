@@ -477,6 +477,37 @@ describe('req.params of a middleware on / (a fresh empty object, made smaller: d
   })
 })
 
+describe('res.locals and the params of a path without parameters (empty objects without prototype, made smaller: design item 31)', () => {
+  it('are fresh objects without prototype that take keys as Object.create(null) does', async () => {
+    const r = await recorded((app, lib, record) => {
+      const look = (tag: string, obj: any) => {
+        record({
+          tag,
+          proto: Object.getPrototypeOf(obj),
+          keys: Reflect.ownKeys(obj),
+          json: JSON.stringify(obj),
+          extensible: Object.isExtensible(obj),
+          inObject: 'toString' in obj,
+          text: Object.prototype.toString.call(obj)
+        })
+        obj.written = tag
+        obj.__proto__ = 'a key like any other'
+        obj[Symbol.for('switchyard.test')] = 1
+        for (let i = 0; i < 40; i++) obj['k' + i] = i
+        delete obj.k3
+        record({ tag, keys: Reflect.ownKeys(obj).length, own: Object.keys(obj).slice(0, 6), proto: Object.getPrototypeOf(obj), protoKey: Object.getOwnPropertyDescriptor(obj, '__proto__') })
+      }
+      app.get('/static/path', (req: any, res: any, next: any) => {
+        look('params', req.params)
+        look('locals', res.locals)
+        next()
+      }, (req: any, res: any) => res.json({ params: req.params, locals: res.locals }))
+    }, { path: '/static/path' })
+    expect(r.switchyard).toEqual(r.express)
+    expect(r.switchyard.records.length).toBe(4)
+  })
+})
+
 describe('mergeParams copies what Object.assign copies', () => {
   it('keys the app added to the parent params (a symbol, a string) and indexed params, in order', async () => {
     const r = await recorded((app, lib, record) => {
