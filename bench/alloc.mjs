@@ -26,13 +26,9 @@
 //   ALLOC_INTERVAL  the profiler's mean sampling interval in bytes (default 256)
 //   ALLOC_TOP       also print the top n allocating functions of each server (default 0)
 //   BENCH_BASELINE, BENCH_NODE_FLAGS, BENCH_PIN, BENCH_CPU, BENCH_CONNECTIONS as for npm run bench
-import { readdirSync } from 'node:fs'
-import path from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
 import autocannon from 'autocannon'
-import { startServer, ask } from './run.mjs'
+import { startServer, ask, scenarios } from './run.mjs'
 
-const here = path.dirname(fileURLToPath(import.meta.url))
 const impls = (process.env.ALLOC_IMPLS || 'switchyard,fastify,node').split(',').map((s) => s.trim())
 const warm = Number(process.env.ALLOC_WARM || 20000)
 const meas = Number(process.env.ALLOC_MEAS || 20000)
@@ -74,12 +70,8 @@ async function measure(file, impl, req) {
   }
 }
 
-const files = readdirSync(path.join(here, 'scenarios')).filter((f) => f.endsWith('.mjs')).sort()
 const rows = []
-for (const f of files) {
-  const file = pathToFileURL(path.join(here, 'scenarios', f)).href
-  const scenario = (await import(file)).default
-  if (filter && !scenario.name.includes(filter) && !f.includes(filter)) continue
+for (const { file, scenario } of await scenarios(filter)) {
   const row = { scenario: scenario.name }
   for (const impl of impls) {
     if (!scenario[impl] && !(impl === 'baseline' && scenario.switchyard)) continue

@@ -25,6 +25,9 @@
 //   BENCH_PIN          "0" to not pin; otherwise, when `taskset` exists, each
 //                      server child runs pinned to one core (the default)
 //   BENCH_CPU          the core the server is pinned to (default 0)
+//   BENCH_NODE_FLAGS   node flags for every server, space-separated (for example
+//                      --min-semi-space-size=16: every server in the young
+//                      generation a long-running one settles in; docs/design.md item 31)
 import { spawn } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -72,6 +75,17 @@ export function ask(child, question) {
   })
 }
 
+/** The scenarios of bench/scenarios/, in file order, each `{ file, scenario }` (`file` a file: URL), whose name or file name contains `filter` when given. */
+export async function scenarios(filter) {
+  const found = []
+  for (const f of readdirSync(path.join(here, 'scenarios')).filter((x) => x.endsWith('.mjs')).sort()) {
+    const file = pathToFileURL(path.join(here, 'scenarios', f)).href
+    const scenario = (await import(file)).default
+    if (!filter || scenario.name.includes(filter) || f.includes(filter)) found.push({ file, scenario })
+  }
+  return found
+}
+
 async function answer(port, req) {
   const res = await fetch(`http://127.0.0.1:${port}${req.path}`, { method: req.method || 'GET', headers: req.headers, body: req.body })
   return { status: res.status, type: res.headers.get('content-type'), body: await res.text() }
@@ -97,13 +111,9 @@ const int = (v) => (Number.isFinite(v) ? String(Math.round(v)) : '-')
 const dec = (v) => (Number.isFinite(v) ? v.toFixed(1) : '-')
 
 async function main() {
-  console.log(`bench: ${duration}s x ${connections} connections per server, ${rounds} round(s); servers ${pin ? `pinned to core ${pin.core} (taskset)` : 'not pinned'}; ${impls.join(', ')}`)
-  const files = readdirSync(path.join(here, 'scenarios')).filter((f) => f.endsWith('.mjs')).sort()
+  console.log(`bench: ${duration}s x ${connections} connections per server, ${rounds} round(s); servers ${pin ? `pinned to core ${pin.core} (taskset)` : 'not pinned'}${nodeFlags.length ? `, run with ${nodeFlags.join(' ')}` : ''}; ${impls.join(', ')}`)
   const rows = []
-  for (const f of files) {
-    const file = pathToFileURL(path.join(here, 'scenarios', f)).href
-    const scenario = (await import(file)).default
-    if (filter && !scenario.name.includes(filter) && !f.includes(filter)) continue
+  for (const { file, scenario } of await scenarios(filter)) {
     const row = { scenario: scenario.name, rps: {}, cpu: {} }
     let reference
     // BENCH_ROUNDS > 1: every server is measured that many times, the servers

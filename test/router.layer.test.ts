@@ -100,29 +100,37 @@ describe('Layer static matching agrees with path-to-regexp', () => {
   })
 })
 
+/**
+ * Every pattern's layer gives path-to-regexp's `match` for every path: the
+ * match, its params (with their keys in order and no prototype), or the
+ * same 400 error for a malformed escape.
+ */
+function expectSameMatches(patterns: string[], requests: string[], opts: { end: boolean; strict: boolean; sensitive: boolean }): void {
+  const outcome = (f: () => any) => { try { return f() } catch (e: any) { return { error: e.message, status: e.status } } }
+  for (const pattern of patterns) {
+    const layer = new Layer(pattern, opts, noop)
+    const expected = viaRegexp(pattern, opts, decodeParam)
+    for (const path of requests) {
+      const got = outcome(() => matchOf(layer, path))
+      const want = outcome(() => expected(path))
+      expect({ pattern, path, got }).toEqual({ pattern, path, got: want })
+      if (got && want && !got.error) {
+        expect(Object.getPrototypeOf(got.params)).toBe(null)
+        expect(Reflect.ownKeys(got.params)).toEqual(Reflect.ownKeys(want.params))
+      }
+    }
+  }
+}
+
 describe('Layer parameter matching agrees with path-to-regexp\'s match', () => {
   // src/router/layer.ts fills params as a fast-mode object and then drops its
   // prototype; the result must be the same object path-to-regexp's match gives
   const patterns = ['/user/:id', '/:a/:b', '/:b/:a', '/:"0"/:"1"', '/a/:x/b/:y', '/Api/V:v/:id', '/u-:id', '/x.y/:z/', '/files/*path', '/x{/:opt}', '/:a{-:b}', '/"quoted":q', '/:__proto__', '/*all', '/p{/:x}/:y', '/x/:a.json', '/ü/:id']
   const requests = ['/user/42', '/user/a%20b', '/user/%E2%82%AC', '/user/%E0', '/a/b', '/a/1/b/2', '/a/%E0/c/1', '/a/1/B/2/', '/a/1/b/2/c', '/a/1/b//', '/api/v2/7', '/API/V2/7/', '/api/v/7', '/u-9', '/u-', '/x.y/1', '/x.y/1/', '/x.y//', '/files/x/y%2Fz/', '/x', '/x/1', '/x/f.json', '/one-two', '/one', '/quoted', '/z', '/p/y', '/p/1/2', '/', '//', '/user/42/', '/USER/7', '/user/42//', '/user//42', '/ü/1', '/%C3%BC/1', '/user/\n', '/a/b\u212a']
-  for (const [end, strict] of [[true, false], [true, true], [false, false]]) {
+  for (const [end, strict] of [[true, false], [true, true], [false, false]] as const) {
     for (const sensitive of [true, false]) {
       it(`end=${end} strict=${strict} sensitive=${sensitive}`, () => {
-        for (const pattern of patterns) {
-          const layer = new Layer(pattern, { end, strict, sensitive }, noop)
-          const expected = viaRegexp(pattern, { end, strict, sensitive }, decodeParam)
-          for (const path of requests) {
-            // a malformed escape throws on both sides, with the router's 400 error
-            const outcome = (f: () => any) => { try { return f() } catch (e: any) { return { error: e.message, status: e.status } } }
-            const got = outcome(() => matchOf(layer, path))
-            const want = outcome(() => expected(path))
-            expect({ pattern, path, got }).toEqual({ pattern, path, got: want })
-            if (got && want && !got.error) {
-              expect(Object.getPrototypeOf(got.params)).toBe(null)
-              expect(Reflect.ownKeys(got.params)).toEqual(Reflect.ownKeys(want.params))
-            }
-          }
-        }
+        expectSameMatches(patterns, requests, { end, strict, sensitive })
       })
     }
   }
@@ -170,20 +178,7 @@ describe('patterns matched by a scan of their segments (design item 31)', () => 
   for (const [end, strict] of [[true, false], [true, true], [false, false]] as const) {
     for (const sensitive of [true, false]) {
       it(`gives path-to-regexp's match with end=${end} strict=${strict} sensitive=${sensitive}`, () => {
-        for (const pattern of [...scanned, ...refused]) {
-          const layer = new Layer(pattern, { end, strict, sensitive }, noop)
-          const expected = viaRegexp(pattern, { end, strict, sensitive }, decodeParam)
-          for (const path of requests) {
-            const outcome = (f: () => any) => { try { return f() } catch (e: any) { return { error: e.message, status: e.status } } }
-            const got = outcome(() => matchOf(layer, path))
-            const want = outcome(() => expected(path))
-            expect({ pattern, path, got }).toEqual({ pattern, path, got: want })
-            if (got && want && !got.error) {
-              expect(Object.getPrototypeOf(got.params)).toBe(null)
-              expect(Reflect.ownKeys(got.params)).toEqual(Reflect.ownKeys(want.params))
-            }
-          }
-        }
+        expectSameMatches([...scanned, ...refused], requests, { end, strict, sensitive })
       })
     }
   }
