@@ -30,8 +30,9 @@ import { spawn, execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
+import { scenarios } from './run.mjs'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const impls = (process.env.INSN_IMPLS || 'switchyard,fastify').split(',').map((s) => s.trim())
@@ -81,12 +82,8 @@ async function measure(file, impl, req) {
   }
 }
 
-const files = readdirSync(path.join(here, 'scenarios')).filter((f) => f.endsWith('.mjs')).sort()
 const rows = []
-for (const f of files) {
-  const file = path.join(here, 'scenarios', f)
-  const scenario = (await import(pathToFileURL(file).href)).default
-  if (filter && !scenario.name.includes(filter) && !f.includes(filter)) continue
+for (const { file, scenario } of await scenarios(filter)) {
   const row = { scenario: scenario.name }
   for (const impl of impls) {
     row[impl] = await measure(file, impl, scenario.request)
