@@ -155,6 +155,39 @@ describe('the built functions', () => {
   // this checks.
   // (routers do not share a map: each has an object of its own between it and
   // Router.prototype, as router@2.3 builds them, and V8 gives each its map)
+  // design item 31: the empty objects every request gets are small fast-mode
+  // objects (an Object.create(null) is a dictionary, a {} reserves four
+  // fields); what a handler can observe of them is compared with express@5 in
+  // test/diff/exactness.diff.test.ts
+  test('the empty objects of the request path stay in fast mode, also once a handler adds keys', () => {
+    const out = execFileSync(process.execPath, ['--allow-natives-syntax', '-e', `
+      const http = require('node:http')
+      const fw = require('switchyard')
+      const fast = (a) => %HasFastProperties(a)
+      const seen = {}
+      const app = fw()
+      app.use((req, res, next) => { seen.slashParams = fast(req.params); next() })
+      app.get('/static', (req, res) => {
+        seen.staticParams = fast(req.params) && Object.getPrototypeOf(req.params) === null
+        seen.locals = fast(res.locals) && Object.getPrototypeOf(res.locals) === null
+        for (let i = 0; i < 10; i++) res.locals['k' + i] = i
+        seen.localsAfterKeys = fast(res.locals)
+        res.end()
+      })
+      const server = http.createServer(app).listen(0, () => {
+        http.get('http://127.0.0.1:' + server.address().port + '/static', (res) => {
+          res.resume()
+          res.on('end', () => {
+            server.close()
+            // the control: what Express makes is a dictionary
+            seen.control = fast(Object.create(null))
+            process.stdout.write(JSON.stringify(seen))
+          })
+        })
+      })`], { cwd: repoRoot, encoding: 'utf8' })
+    expect(JSON.parse(out)).toEqual({ slashParams: true, staticParams: true, locals: true, localsAfterKeys: true, control: false })
+  })
+
   test('the app and its routers keep fast properties, and apps share maps', () => {
     const out = execFileSync(process.execPath, ['--allow-natives-syntax', '-e', `
       const fw = require('switchyard')
