@@ -1,5 +1,6 @@
 // The server side of `npm run bench:alloc` (bench/alloc.mjs): loaded by
-// bench/server.mjs on its first "alloc-start" question, never otherwise.
+// bench/server.mjs on its first "gc-start" or "alloc-start" question, never
+// otherwise.
 //
 // allocation('gc-start') starts a PerformanceObserver for garbage
 // collections; allocation('alloc-start') starts V8's sampling heap profiler

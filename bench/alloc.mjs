@@ -26,42 +26,24 @@
 //   ALLOC_INTERVAL  the profiler's mean sampling interval in bytes (default 256)
 //   ALLOC_TOP       also print the top n allocating functions of each server (default 0)
 //   BENCH_BASELINE, BENCH_NODE_FLAGS, BENCH_PIN, BENCH_CPU, BENCH_CONNECTIONS as for npm run bench
-import autocannon from 'autocannon'
-import { startServer, ask, scenarios } from './run.mjs'
+import { ask, loadServer, nodeFlags, scenarios, startServer } from './run.mjs'
 
 const impls = (process.env.ALLOC_IMPLS || 'switchyard,fastify,node').split(',').map((s) => s.trim())
 const warm = Number(process.env.ALLOC_WARM || 20000)
 const meas = Number(process.env.ALLOC_MEAS || 20000)
 const top = Number(process.env.ALLOC_TOP || 0)
-const connections = Number(process.env.BENCH_CONNECTIONS || 50)
 const filter = process.argv[2]
-const nodeFlags = (process.env.BENCH_NODE_FLAGS || '').split(/\s+/).filter(Boolean)
-
-function load(port, req, amount) {
-  return new Promise((resolve, reject) => {
-    autocannon({
-      url: `http://127.0.0.1:${port}`,
-      connections,
-      amount,
-      requests: [{ method: req.method || 'GET', path: req.path, headers: req.headers, body: req.body }]
-    }, (err, result) => {
-      if (err) return reject(err)
-      if (result.non2xx > 0 || result.errors > 0) console.error(`  warning: ${result.non2xx} non-2xx, ${result.errors} errors on port ${port}`)
-      resolve(result)
-    })
-  })
-}
 
 async function measure(file, impl, req) {
   const { child, port } = await startServer(file, impl, nodeFlags)
   child.removeAllListeners('exit')
   try {
-    await load(port, req, warm)
+    await loadServer(port, req, { amount: warm })
     await ask(child, 'gc-start')
-    const counted = await load(port, req, meas)
+    const counted = await loadServer(port, req, { amount: meas })
     const { gcs } = JSON.parse(await ask(child, 'alloc-stop'))
     await ask(child, 'alloc-start')
-    const sampled = await load(port, req, meas)
+    const sampled = await loadServer(port, req, { amount: meas })
     const { bytes, top } = JSON.parse(await ask(child, 'alloc-stop'))
     const n = sampled.requests.total || meas
     return { bytes: bytes / n, gcs, perRequestPause: (gcs.pauseMs * 1000) / (counted.requests.total || meas), top: top.map(([k, v]) => [k, v / n]) }

@@ -31,25 +31,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import autocannon from 'autocannon'
-import { scenarios } from './run.mjs'
+import { loadServer, scenarios } from './run.mjs'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const impls = (process.env.INSN_IMPLS || 'switchyard,fastify').split(',').map((s) => s.trim())
 const warm = Number(process.env.INSN_WARM || 12000)
 const meas = Number(process.env.INSN_MEAS || 20000)
 const filter = process.argv[2]
-
-function load(port, req, amount) {
-  return new Promise((resolve, reject) => {
-    autocannon({
-      url: `http://127.0.0.1:${port}`,
-      connections: 50,
-      amount,
-      requests: [{ method: req.method || 'GET', path: req.path, headers: req.headers, body: req.body }]
-    }, (err, result) => (err ? reject(err) : resolve(result)))
-  })
-}
 
 /** The process's total and its event loop's inclusive count, from a callgrind dump. */
 function counts(file) {
@@ -69,9 +57,9 @@ async function measure(file, impl, req) {
       child.stdout.on('data', (c) => { out += c; if (out.includes('\n')) resolve(Number(out.trim())) })
       child.once('exit', (code) => reject(new Error(`${impl} server exited with code ${code}`)))
     })
-    await load(port, req, warm)
+    await loadServer(port, req, { amount: warm })
     execFileSync('callgrind_control', ['-z', String(child.pid)], { stdio: 'ignore' })
-    await load(port, req, meas)
+    await loadServer(port, req, { amount: meas })
     execFileSync('callgrind_control', ['-d', String(child.pid)], { stdio: 'ignore' })
     const dump = readdirSync(dir).find((f) => /^cg\.\d+\.\d+$/.test(f))
     const { total, main } = counts(path.join(dir, dump))

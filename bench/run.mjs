@@ -46,7 +46,8 @@ const impls = process.env.BENCH_IMPLS
   : ALL.filter((i) => i !== 'baseline' || process.env.BENCH_BASELINE)
 for (const i of impls) if (!ALL.includes(i)) throw new Error(`BENCH_IMPLS: unknown implementation ${i}`)
 const pin = pinning()
-const nodeFlags = (process.env.BENCH_NODE_FLAGS || '').split(/\s+/).filter(Boolean)
+/** BENCH_NODE_FLAGS, for every server the runners of bench/ start. */
+export const nodeFlags = (process.env.BENCH_NODE_FLAGS || '').split(/\s+/).filter(Boolean)
 
 export function startServer(file, impl, nodeFlags = []) {
   return new Promise((resolve, reject) => {
@@ -91,19 +92,30 @@ async function answer(port, req) {
   return { status: res.status, type: res.headers.get('content-type'), body: await res.text() }
 }
 
-function load(port, req) {
+/**
+ * Load `port` with the scenario's request over BENCH_CONNECTIONS keep-alive
+ * connections, for `limit.duration` seconds or exactly `limit.amount`
+ * requests (warning about non-2xx answers and errors); resolves with
+ * autocannon's result. Shared by the runners of bench/.
+ */
+export function loadServer(port, req, limit) {
   return new Promise((resolve, reject) => {
     autocannon({
       url: `http://127.0.0.1:${port}`,
       connections,
-      duration: req.duration || duration,
+      ...limit,
       requests: [{ method: req.method || 'GET', path: req.path, headers: req.headers, body: req.body }]
     }, (err, result) => {
       if (err) return reject(err)
       if (result.non2xx > 0 || result.errors > 0) console.error(`  warning: ${result.non2xx} non-2xx, ${result.errors} errors on port ${port}`)
-      resolve({ rps: result.requests.average, total: result.requests.total })
+      resolve(result)
     })
   })
+}
+
+async function load(port, req) {
+  const result = await loadServer(port, req, { duration: req.duration || duration })
+  return { rps: result.requests.average, total: result.requests.total }
 }
 
 const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? (a / b).toFixed(2) + 'x' : '-')

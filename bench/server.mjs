@@ -47,9 +47,15 @@ server.listen(0, '127.0.0.1', () => {
 //          sampling heap profiler, through node:inspector); "alloc-stop"
 //          answers with a summary as JSON (bench/alloc-probe.mjs; asked by
 //          bench/alloc.mjs).
+// (one question after another: an answer that waits, as alloc-stop does,
+// is written before the next question is read)
 let pending = ''
-process.stdin.on('data', async (chunk) => {
+let answering = Promise.resolve()
+process.stdin.on('data', (chunk) => {
   pending += chunk
+  answering = answering.then(answerPending)
+})
+async function answerPending() {
   let nl
   while ((nl = pending.indexOf('\n')) !== -1) {
     const line = pending.slice(0, nl).trim()
@@ -72,4 +78,4 @@ process.stdin.on('data', async (chunk) => {
       process.stdout.write(String(user + system) + '\n')
     }
   }
-})
+}
