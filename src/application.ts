@@ -36,7 +36,7 @@ application.init = function init(this: any) {
   // reads a few: docs/design.md, Speed, item 25)
   this.settings = Object.setPrototypeOf({}, null)
   this.defaultConfiguration()
-  RouterSlot.add(this)
+  AppSlot.add(this)
   Object.defineProperty(this, 'router', { configurable: true, enumerable: true, get: getrouter })
 }
 
@@ -47,28 +47,51 @@ class Carrier {
   }
 }
 
+/** What an app keeps in its one private field (see AppSlot). */
+interface AppState {
+  /** The base router, made on the first read of `app.router` (null until then). */
+  router: any
+  /** The final handler made for `finalEnv` (see finalFor), or undefined. */
+  final: ((req: any, res: any, err: any) => void) | undefined
+  finalEnv: unknown
+}
+
 /**
- * Each app's base router, made on the first read of `app.router`, kept in a
- * private field of the app itself: no key a tool can list, and a load as
- * cheap as a property's.
+ * Each app's base router, made on the first read of `app.router`, and its
+ * final handler, kept in one private field of the app itself: no key a tool
+ * can list, and a load as cheap as a property's. The field is given to the
+ * app when it is made, and holds both: a key added to the app later (as its
+ * final handler was, on its first request), or a second field, puts the app
+ * function, with its sixty-odd properties, in V8's dictionary mode, and every
+ * read of `this.request`, `this.settings`... in app.handle goes through a
+ * lookup (docs/design.md, Speed, items 25 and 32).
  */
-class RouterSlot extends Carrier {
-  #router: any = null
+class AppSlot extends Carrier {
+  #state: AppState = { router: null, final: undefined, finalEnv: undefined }
 
   /** Give an app its (empty) slot; `app.init()` called again empties it, as Express then makes a new router. */
   static add(app: object): void {
-    if (#router in app) (app as RouterSlot).#router = null
-    else new RouterSlot(app)
+    if (#state in app) (app as AppSlot).#state.router = null
+    else new AppSlot(app)
   }
 
   /** The router of the app that `self` is or derives from (made on first use). */
-  static of(self: any): any {
+  static routerOf(self: any): any {
     let owner = self
-    while (isObject(owner) && !(#router in owner)) owner = Object.getPrototypeOf(owner)
+    while (isObject(owner) && !(#state in owner)) owner = Object.getPrototypeOf(owner)
     if (!isObject(owner)) return strayRouter(self)
-    let router = owner.#router
-    if (router === null) router = owner.#router = newRouter(self)
-    return router
+    const state: AppState = owner.#state
+    if (state.router === null) state.router = newRouter(self)
+    return state.router
+  }
+
+  /** The app's final handler for a truthy `env`, kept while the setting stays (made anew for an object without the slot). */
+  static finalOf(app: any, env: unknown): (req: any, res: any, err: any) => void {
+    if (!isObject(app) || !(#state in app)) return finalForEnv(app, env)
+    const state: AppState = app.#state
+    if (state.final !== undefined && state.finalEnv === env) return state.final
+    state.finalEnv = env
+    return (state.final = finalForEnv(app, env))
   }
 }
 
@@ -101,7 +124,7 @@ function newRouter(app: any): any {
  * object made with `Object.create(app)` reads its app's router, as in Express.
  */
 function getrouter(this: any) {
-  return RouterSlot.of(this)
+  return AppSlot.routerOf(this)
 }
 
 application.defaultConfiguration = function defaultConfiguration(this: any) {
@@ -186,16 +209,9 @@ function serverSetHeader(): (name: string, value: any) => unknown {
   return http.ServerResponse.prototype.setHeader
 }
 
-/** The app's final handler as the router calls it: 404 or the error page. */
-const kFinal = Symbol('switchyard.app.final')
-const kFinalEnv = Symbol('switchyard.app.finalEnv')
-
 /** The app's final handler for `env` (the `env` setting as a request found it), kept while the setting stays. */
 function finalFor(app: any, env: unknown): (req: any, res: any, err: any) => void {
-  if (!env) return finalForEnv(app, env)
-  if (app[kFinal] !== undefined && app[kFinalEnv] === env) return app[kFinal]
-  app[kFinalEnv] = env
-  return (app[kFinal] = finalForEnv(app, env))
+  return env ? AppSlot.finalOf(app, env) : finalForEnv(app, env)
 }
 
 /**

@@ -188,6 +188,33 @@ describe('the built functions', () => {
     expect(JSON.parse(out)).toEqual({ slashParams: true, staticParams: true, locals: true, localsAfterKeys: true, control: false })
   })
 
+  // design item 32: an app that has served requests (a 404 and an error page
+  // through its final handler, a route, a sub-app) is still in fast mode:
+  // nothing is added to the app function per request (its final handler was,
+  // and that put the app in dictionary mode on its first request)
+  test('an app keeps fast properties once it has served requests', () => {
+    const out = execFileSync(process.execPath, ['--allow-natives-syntax', '-e', `
+      const http = require('node:http')
+      const fw = require('switchyard')
+      const fast = (a) => %HasFastProperties(a)
+      const app = fw()
+      const sub = fw()
+      app.set('env', 'test')
+      app.get('/', (req, res) => res.send('ok'))
+      app.get('/error', () => { throw new Error('no') })
+      sub.get('/', (req, res) => res.send('sub'))
+      app.use('/sub', sub)
+      const before = fast(app)
+      const server = http.createServer(app).listen(0, async () => {
+        for (const path of ['/', '/nope', '/error', '/sub', '/', '/nope']) {
+          await new Promise((resolve) => http.get('http://127.0.0.1:' + server.address().port + path, (res) => { res.resume(); res.on('end', resolve) }))
+        }
+        server.close()
+        process.stdout.write(JSON.stringify({ before, app: fast(app), sub: fast(sub), symbols: Object.getOwnPropertySymbols(app).length }))
+      })`], { cwd: repoRoot, encoding: 'utf8' })
+    expect(JSON.parse(out)).toEqual({ before: true, app: true, sub: true, symbols: 0 })
+  })
+
   test('the app and its routers keep fast properties, and apps share maps', () => {
     const out = execFileSync(process.execPath, ['--allow-natives-syntax', '-e', `
       const fw = require('switchyard')

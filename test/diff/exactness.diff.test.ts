@@ -1576,6 +1576,18 @@ describe('the env the default error page is made for', () => {
       spy.mockRestore()
     }
   })
+  // Switchyard keeps the handler it made between requests; where it keeps it
+  // must not show on the app (it was two symbol keys, added on the first request)
+  it('is kept where no key of the app shows it, once requests have come', async () => {
+    const r = await recorded((app, lib, record) => {
+      app.get('/', (req: any, res: any) => {
+        record([Reflect.ownKeys(req.app).length, Object.getOwnPropertySymbols(req.app).map(String)])
+        res.end()
+      })
+    }, { path: '/' })
+    expect(r.switchyard.records).toEqual(r.express.records)
+    expect(r.express.records[0]).toEqual([expect.any(Number), []])
+  })
 })
 
 describe("a hook on res._implicitHeader (the private call Node's end() makes to send the head)", () => {
