@@ -121,10 +121,22 @@ export function requestTraced(): boolean {
   return requestTracing
 }
 
-/** Is a handler call traced, by either channel? (see requestTraced) */
+// router@2.3's five channels, each read by handlerTraced on every call
+const [requestStart, requestEnd, requestAsyncStart, requestAsyncEnd, requestError] = requestSubChannels
+
+/**
+ * Is a handler call traced, by either channel? (see requestTraced) The
+ * common answer, no, comes from the five channels read in place: a chain of
+ * calls (requestTraced, requestActive, the TracingChannel's getter) is
+ * compiled into every handler call too, and left V8 less of its inlining
+ * budget for the pass-through step (docs/design.md, Speed, item 33).
+ */
 export function handlerTraced(): boolean {
-  requestTraced()
-  return handlerTracing
+  if (requestTracing || layerTracing || requestStart.hasSubscribers || requestEnd.hasSubscribers || requestAsyncStart.hasSubscribers || requestAsyncEnd.hasSubscribers || requestError.hasSubscribers) {
+    requestTraced()
+    return handlerTracing
+  }
+  return false
 }
 
 /** Read the channels' state; called when a request enters a router. */

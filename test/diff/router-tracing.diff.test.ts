@@ -299,6 +299,39 @@ describe('express.router.request: routes, mounts and matching', () => {
     expectSame(r, 3)
   })
 
+  // each handler call asks all five channels (design item 33 reads them in
+  // place): a subscriber to any one of them, attached mid-request, turns
+  // tracing on from the next call
+  it('a subscriber to one channel alone, attached mid-request, counts from the next call on', async () => {
+    for (const event of EVENTS) {
+      const seen: Record<string, string[]> = {}
+      for (const [name, lib] of [['switchyard', fw], ['express', express]] as Array<[string, Lib]>) {
+        const log: string[] = []
+        const sub = { [event]: (c: any) => { log.push(event + ' ' + c.handler.name) } }
+        let on = false
+        const app = lib()
+        app.use(function attach(req: any, res: any, next: any) {
+          if (!on) { dc.subscribe(`tracing:express.router.request:${event}`, sub[event] as any); on = true }
+          next()
+        })
+        app.use(function passing(req: any, res: any, next: any) { next() })
+        app.get('/', async function failing() { throw new Error('no') })
+        app.use(function handled(err: any, req: any, res: any, next: any) { res.send('handled') })
+        const server = await listen(app)
+        try {
+          expect((await request(server.port, { path: '/' })).body).toBe('handled')
+          await settle()
+        } finally {
+          if (on) dc.unsubscribe(`tracing:express.router.request:${event}`, sub[event] as any)
+          await server.close()
+        }
+        seen[name] = log
+      }
+      expect(seen.switchyard).toEqual(seen.express)
+      expect(seen.express.length).toBeGreaterThan(0)
+    }
+  })
+
   it('a subscriber attached or detached mid-request counts from the next call on', async () => {
     // router@2.3 asks its channel at every call, not once per router pass
     const seen: Record<string, string[][]> = {}
