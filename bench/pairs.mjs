@@ -19,7 +19,7 @@
 //   PAIRS_SECONDS seconds of each load (default 2)
 // and, as for `npm run bench`: BENCH_CONNECTIONS, BENCH_PIN, BENCH_CPU,
 // BENCH_NODE_FLAGS, BENCH_BASELINE.
-import { scenarios, startServer, ask, loadServer, nodeFlags } from './run.mjs'
+import { scenarios, startServer, loadServer, measureLoad, nodeFlags } from './run.mjs'
 
 const filter = process.argv[2]
 const competitors = (process.env.PAIRS_VS || 'fastify,node').split(',').map((s) => s.trim()).filter(Boolean)
@@ -33,10 +33,7 @@ const median = (xs) => {
 
 /** One load of `seconds` on the server; its CPU time per request in µs. */
 async function cpuPerRequest(server, req) {
-  const before = Number(await ask(server.child, 'cpu'))
-  const result = await loadServer(server.port, req, { duration: seconds })
-  const after = Number(await ask(server.child, 'cpu'))
-  return (after - before) / result.requests.total
+  return (await measureLoad(server, req, { duration: seconds })).cpu
 }
 
 /** `count` pairs of loads, alternating which server goes first; the competitor's CPU per request over switchyard's, per pair. */

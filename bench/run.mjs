@@ -113,9 +113,17 @@ export function loadServer(port, req, limit) {
   })
 }
 
-async function load(port, req) {
-  const result = await loadServer(port, req, { duration: req.duration || duration })
-  return { rps: result.requests.average, total: result.requests.total }
+/**
+ * Load a started server (`{ child, port }`, from startServer) as loadServer
+ * does, and measure its CPU time per request in µs (`process.cpuUsage()` in
+ * the server, asked before and after); also its requests/second. Shared by
+ * the runners of bench/.
+ */
+export async function measureLoad(server, req, limit) {
+  const before = Number(await ask(server.child, 'cpu'))
+  const result = await loadServer(server.port, req, limit)
+  const after = Number(await ask(server.child, 'cpu'))
+  return { cpu: (after - before) / result.requests.total, rps: result.requests.average }
 }
 
 const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? (a / b).toFixed(2) + 'x' : '-')
@@ -143,11 +151,8 @@ async function main() {
         } else if (got.type !== reference.type) {
           console.error(`  note: ${impl} sends Content-Type ${got.type}, ${reference.impl} ${reference.type}`)
         }
-        await load(port, { ...scenario.request, duration: 1 }) // warm-up
-        const before = Number(await ask(child, 'cpu'))
-        const { rps, total } = await load(port, scenario.request)
-        const after = Number(await ask(child, 'cpu'))
-        const cpu = (after - before) / total // microseconds of server CPU per request
+        await loadServer(port, scenario.request, { duration: 1 }) // warm-up
+        const { cpu, rps } = await measureLoad({ child, port }, scenario.request, { duration: scenario.request.duration || duration })
         if (!(row.cpu[impl] <= cpu)) row.cpu[impl] = cpu
         if (!(row.rps[impl] >= rps)) row.rps[impl] = rps
       } finally {
