@@ -19,6 +19,7 @@
 //   PAIRS_SECONDS seconds of each load (default 2)
 // and, as for `npm run bench`: BENCH_CONNECTIONS, BENCH_PIN, BENCH_CPU,
 // BENCH_NODE_FLAGS, BENCH_BASELINE.
+import { pathToFileURL } from 'node:url'
 import { scenarios, startServer, loadServer, measureLoad, nodeFlags } from './run.mjs'
 
 const filter = process.argv[2]
@@ -36,47 +37,62 @@ async function cpuPerRequest(server, req) {
   return (await measureLoad(server, req, { duration: seconds })).cpu
 }
 
-/** `count` pairs of loads, alternating which server goes first; the competitor's CPU per request over switchyard's, per pair. */
-async function pairs(file, req, competitor) {
+/**
+ * `count` pairs of loads of the servers `base` and `competitor` (implementations
+ * of bench/server.mjs), alternating which goes first; the competitor's CPU per
+ * request over base's, per pair, and each one's CPU per request (µs) per load.
+ */
+export async function pairs(file, req, competitor, base = 'switchyard') {
   const other = await startServer(file, competitor, nodeFlags)
-  const sy = await startServer(file, 'switchyard', nodeFlags)
+  const mine = await startServer(file, base, nodeFlags)
   other.child.removeAllListeners('exit')
-  sy.child.removeAllListeners('exit')
+  mine.child.removeAllListeners('exit')
   try {
     await loadServer(other.port, req, { duration: seconds }) // warm-up
-    await loadServer(sy.port, req, { duration: seconds })
+    await loadServer(mine.port, req, { duration: seconds })
     const ratios = []
-    const us = { other: [], sy: [] }
+    const us = { other: [], base: [] }
     for (let i = 0; i < count; i++) {
       const [a, b] = i % 2 === 0
-        ? [await cpuPerRequest(other, req), await cpuPerRequest(sy, req)]
-        : [await cpuPerRequest(sy, req), await cpuPerRequest(other, req)].reverse()
+        ? [await cpuPerRequest(other, req), await cpuPerRequest(mine, req)]
+        : [await cpuPerRequest(mine, req), await cpuPerRequest(other, req)].reverse()
       us.other.push(a)
-      us.sy.push(b)
+      us.base.push(b)
       ratios.push(a / b)
     }
     return { ratios, us }
   } finally {
     other.child.kill()
-    sy.child.kill()
+    mine.child.kill()
   }
 }
 
-const rows = []
-console.log(`pairs: ${count} pairs of ${seconds}s loads per competitor; switchyard against ${competitors.join(', ')}`)
-for (const { file, scenario } of await scenarios(filter)) {
-  const row = { scenario: scenario.name }
-  for (const competitor of competitors) {
-    if (!scenario[competitor] && !(competitor === 'baseline' && scenario.switchyard)) continue
-    const { ratios, us } = await pairs(file, scenario.request, competitor)
-    const sorted = [...ratios].sort((a, b) => a - b)
-    row[competitor] = `${median(ratios).toFixed(2)}x (${sorted[0].toFixed(2)}-${sorted.at(-1).toFixed(2)}, ${ratios.filter((r) => r > 1).length}/${ratios.length})`
-    console.log(`${scenario.name}: ${competitor} ${median(us.other).toFixed(1)} µs, switchyard ${median(us.sy).toFixed(1)} µs (medians); ${competitor}/switchyard ${row[competitor]}`)
-  }
-  rows.push(row)
+/** A table cell: the median ratio, its range, and how many pairs are above 1. */
+export function summary(ratios) {
+  const sorted = [...ratios].sort((a, b) => a - b)
+  return `${median(ratios).toFixed(2)}x (${sorted[0].toFixed(2)}-${sorted.at(-1).toFixed(2)}, ${ratios.filter((r) => r > 1).length}/${ratios.length})`
 }
 
-console.log('\nCompetitor CPU per request over switchyard\'s, median of the pairs (range, pairs above 1): > 1 means switchyard is ahead.\n')
-console.log(`| scenario | ${competitors.map((c) => `cpu ${c}/sy`).join(' | ')} |`)
-console.log(`|---|${competitors.map(() => '---:').join('|')}|`)
-for (const row of rows) console.log(`| ${row.scenario} | ${competitors.map((c) => row[c] ?? '-').join(' | ')} |`)
+export { median }
+
+async function main() {
+  const rows = []
+  console.log(`pairs: ${count} pairs of ${seconds}s loads per competitor; switchyard against ${competitors.join(', ')}`)
+  for (const { file, scenario } of await scenarios(filter)) {
+    const row = { scenario: scenario.name }
+    for (const competitor of competitors) {
+      if (!scenario[competitor] && !(competitor === 'baseline' && scenario.switchyard)) continue
+      const { ratios, us } = await pairs(file, scenario.request, competitor)
+      row[competitor] = summary(ratios)
+      console.log(`${scenario.name}: ${competitor} ${median(us.other).toFixed(1)} µs, switchyard ${median(us.base).toFixed(1)} µs (medians); ${competitor}/switchyard ${row[competitor]}`)
+    }
+    rows.push(row)
+  }
+
+  console.log('\nCompetitor CPU per request over switchyard\'s, median of the pairs (range, pairs above 1): > 1 means switchyard is ahead.\n')
+  console.log(`| scenario | ${competitors.map((c) => `cpu ${c}/sy`).join(' | ')} |`)
+  console.log(`|---|${competitors.map(() => '---:').join('|')}|`)
+  for (const row of rows) console.log(`| ${row.scenario} | ${competitors.map((c) => row[c] ?? '-').join(' | ')} |`)
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) await main()

@@ -21,16 +21,19 @@ const libs = {
   baseline: () => [require(process.env.BENCH_BASELINE)],
   express: () => [require('express')],
   fastify: () => [require('fastify'), { static: require('@fastify/static'), formbody: require('@fastify/formbody') }],
-  node: () => []
+  node: () => [],
+  // bare node:http giving express@5's exact answer with the least work (bench/floor.mjs)
+  floor: async () => [await import('./floor.mjs')]
 }
 if (!libs[impl]) throw new Error(`unknown implementation ${impl}`)
-const built = (scenario[impl] ?? (impl === 'baseline' ? scenario.switchyard : undefined))(...libs[impl]())
+const built = (scenario[impl] ?? (impl === 'baseline' ? scenario.switchyard : undefined))(...(await libs[impl]()))
 let handler = built
 if (impl === 'fastify') {
   await built.ready()
   handler = built.routing
 }
-const server = http.createServer(handler)
+// (a floor handler may ask for server options: the constructors of an adopted server)
+const server = handler.serverOptions ? http.createServer(handler.serverOptions, handler) : http.createServer(handler)
 server.keepAliveTimeout = 60_000
 server.listen(0, '127.0.0.1', () => {
   process.stdout.write(String(server.address().port) + '\n')

@@ -13,6 +13,11 @@ export default {
     for (let i = 0; i < 1000; i++) app.get(`/route/${i}/item`, (req, reply) => { reply.type('text/html; charset=utf-8').send('route ' + i) })
     return app
   },
+  floor: (f) => {
+    const table = new Map()
+    for (let i = 0; i < 1000; i++) table.set(`/route/${i}/item`, 'route ' + i)
+    return (req, res) => { f.sendExact(req, res, f.HTML, table.get(req.url)) }
+  },
   node: () => {
     const table = new Map()
     for (let i = 0; i < 1000; i++) table.set(`/route/${i}/item`, 'route ' + i)

@@ -17,6 +17,14 @@ export default {
     app.get('/', (req, reply) => { reply.type('text/html; charset=utf-8').send('ok') })
     return app
   },
+  floor: (f) => {
+    const mws = Array.from({ length: 100 }, () => (req, res, next) => next())
+    return (req, res) => {
+      let i = 0
+      const next = () => { if (i < mws.length) mws[i++](req, res, next); else f.sendExact(req, res, f.HTML, 'ok') }
+      next()
+    }
+  },
   node: () => {
     const mws = Array.from({ length: 100 }, () => (req, res, next) => next())
     return (req, res) => {

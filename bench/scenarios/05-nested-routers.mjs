@@ -28,6 +28,10 @@ export default {
     }, { prefix: '/api/:version' })
     return app
   },
+  floor: (f) => (req, res) => {
+    const m = /^\/api\/([^/]+)\/users\/([^/]+)\/posts\/([^/]+)$/.exec(req.url)
+    f.sendExact(req, res, f.HTML, `${m[1]} ${m[2]} ${m[3]}`)
+  },
   node: () => (req, res) => {
     const m = /^\/api\/([^/]+)\/users\/([^/]+)\/posts\/([^/]+)$/.exec(req.url)
     res.setHeader('Content-Type', 'text/html; charset=utf-8'); res.end(`${m[1]} ${m[2]} ${m[3]}`)

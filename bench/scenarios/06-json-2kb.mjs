@@ -14,5 +14,6 @@ export default {
   // no response schema: fastify then serialises with JSON.stringify, as Express
   // does, and sends the same Content-Type (application/json; charset=utf-8)
   fastify: (Fastify) => { const app = Fastify(); app.get('/users', (req, reply) => { reply.send(data) }); return app },
+  floor: (f) => (req, res) => { f.sendExact(req, res, f.JSON_TYPE, JSON.stringify(data)) },
   node: () => (req, res) => { res.setHeader('Content-Type', 'application/json; charset=utf-8'); res.end(JSON.stringify(data)) }
 }

@@ -12,6 +12,10 @@ export default {
     app.get('/user/:id', (req, reply) => { reply.type('text/html; charset=utf-8').send('user ' + req.params.id) })
     return app
   },
+  floor: (f) => (req, res) => {
+    const m = /^\/user\/([^/]+)\/?$/.exec(req.url)
+    f.sendExact(req, res, f.HTML, 'user ' + decodeURIComponent(m[1]))
+  },
   node: () => (req, res) => {
     const m = /^\/user\/([^/]+)\/?$/.exec(req.url)
     res.setHeader('Content-Type', 'text/html; charset=utf-8'); res.end('user ' + decodeURIComponent(m[1]))

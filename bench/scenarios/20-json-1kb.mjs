@@ -20,6 +20,11 @@ export default {
     app.post('/items', (req, reply) => { reply.type('text/html; charset=utf-8').send(String(req.body.items.length)) })
     return app
   },
+  floor: (f) => (req, res) => {
+    const chunks = []
+    req.on('data', (c) => chunks.push(c))
+    req.on('end', () => { f.sendExact(req, res, f.HTML, String(JSON.parse(Buffer.concat(chunks).toString('utf8')).items.length)) })
+  },
   node: () => (req, res) => {
     const chunks = []
     req.on('data', (c) => chunks.push(c))

@@ -21,6 +21,11 @@ export default {
     app.post('/login', (req, reply) => { reply.type('text/html; charset=utf-8').send(req.body.name) })
     return app
   },
+  floor: (f) => (req, res) => {
+    const chunks = []
+    req.on('data', (c) => chunks.push(c))
+    req.on('end', () => { f.sendExact(req, res, f.HTML, parse(Buffer.concat(chunks).toString('utf8')).name) })
+  },
   node: () => (req, res) => {
     const chunks = []
     req.on('data', (c) => chunks.push(c))
