@@ -58,14 +58,43 @@ describe('headers stored directly', () => {
     expect(directHeaderStore()).toBe(true)
   })
 
-  it('start a store shaped as Node\'s own: no prototype, so no inherited name reads as a header', () => {
+  it('start a store that inherits nothing, as Node\'s own, so no inherited name reads as a header', () => {
     const res = new http.ServerResponse(new http.IncomingMessage(null as any))
     putHeader(res, 'X-Powered-By', 'x-powered-by', 'Switchyard')
     const key = Object.getOwnPropertySymbols(res).find((s) => s.description === 'kOutHeaders')!
-    expect(Object.getPrototypeOf((res as any)[key])).toBe(null)
+    const store = (res as any)[key]
+    // Node's store has no prototype; Switchyard's an empty one without prototype (design item 35)
+    const proto = Object.getPrototypeOf(store)
+    expect(proto === null || (Object.getPrototypeOf(proto) === null && Reflect.ownKeys(proto).length === 0)).toBe(true)
+    for (const name of ['constructor', 'toString', 'hasOwnProperty', '__proto__', 'valueOf']) expect(name in store).toBe(false)
     expect(res.hasHeader('constructor')).toBe(false)
     expect(res.getHeader('toString')).toBe(undefined)
     expect(res.getHeader('x-powered-by')).toBe('Switchyard')
+  })
+
+  it('answer every call of Node\'s on the names an object could inherit as Node\'s own store does', () => {
+    const script = (res: http.ServerResponse): unknown[] => {
+      const seen: unknown[] = []
+      for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+        seen.push(res.hasHeader(name), res.getHeader(name))
+        res.setHeader(name, 'v-' + name)
+        seen.push(res.hasHeader(name), res.getHeader(name))
+      }
+      res.appendHeader('constructor', 'w')
+      seen.push(res.getHeaderNames(), res.getHeaders(), res.getHeader('constructor'))
+      res.removeHeader('__proto__')
+      seen.push(res.getHeaderNames(), res.hasHeader('__proto__'))
+      res.writeHead(200)
+      seen.push((res as any)._header.replace(/\r\nDate: [^\r]*/, ''))
+      return seen
+    }
+    const mine = new http.ServerResponse(new http.IncomingMessage(null as any))
+    putHeader(mine, 'X-Powered-By', 'x-powered-by', 'Switchyard')
+    const nodes = new http.ServerResponse(new http.IncomingMessage(null as any))
+    nodes.setHeader('X-Powered-By', 'Switchyard')
+    const key = Object.getOwnPropertySymbols(nodes).find((s) => s.description === 'kOutHeaders')!
+    expect(Object.getPrototypeOf((nodes as any)[key])).toBe(null)
+    expect(script(mine)).toEqual(script(nodes))
   })
 
   it('read back with setHeader\'s types during and after the response, and the fallback answers the same', async () => {
