@@ -15,6 +15,7 @@
 // directly stored one. Otherwise every call falls back to `res.setHeader`,
 // which behaves the same (test/utils.headers.test.ts runs both ways).
 import http from 'node:http'
+import { emptyNullObject } from './prototype'
 
 /**
  * `fn` when it is Node's own method, or a function no response ever has.
@@ -42,14 +43,7 @@ const nativeHasHeader = nodeOwn(http.OutgoingMessage.prototype.hasHeader, 'funct
 
 /** The constructor of the header stores Switchyard starts (see newStore). */
 function HeaderStore(): void {}
-HeaderStore.prototype = nullObject()
-
-/** An empty object whose prototype is null, in V8's fast mode. */
-function nullObject(): object {
-  const obj = {}
-  Object.setPrototypeOf(obj, null)
-  return obj
-}
+HeaderStore.prototype = emptyNullObject()
 
 /** The private key of Node's outgoing header store, or undefined when it cannot be trusted. */
 let storeKey: symbol | undefined = findStoreKey()
