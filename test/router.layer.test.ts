@@ -224,6 +224,24 @@ describe('Layer matching with the parent params to merge (mergeParams)', () => {
     expect(literal).toEqual({ path: '/static', params: { id: 'parent', top: 't' }, merged: true })
   })
 
+  it('keeps its own captures when copying the parent params runs another match (a getter that routes)', () => {
+    // the scan notes where each parameter ends for the matcher to read after
+    // the copy; a getter on the parent params that matches another path in
+    // between must not leave that path's ends behind (design item 36)
+    const inner = new Layer('/:a/:b', { end: true }, noop)
+    const other = new Layer('/:q/:r/:s', { end: true }, noop)
+    const seen: unknown[] = []
+    const parent = {
+      get top() {
+        seen.push(matchLayer(other, '/1/22/333', true, undefined)!.params)
+        return 't'
+      }
+    }
+    const m = matchLayer(inner, '/alpha/be%20ta', true, parent)!
+    expect(m.params).toEqual({ top: 't', a: 'alpha', b: 'be ta' })
+    expect(seen).toEqual([{ q: '1', r: '22', s: '333' }])
+  })
+
   it('leaves the merge to the router when a capture is named "0" or "__proto__", or the path is a regexp', () => {
     const parent = { 0: 'p' }
     for (const [path, url] of [['/:"0"', '/x'], ['/:__proto__', '/x'], [/^\/(\d+)$/, '/5']] as const) {

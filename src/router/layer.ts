@@ -442,12 +442,24 @@ function scanSegments(shape: SegmentParts, input: string): number {
   const parts = shape.parts
   const len = input.length
   let pos = 0
+  let param = 0
+  scans++
   for (let k = 0; k < parts.length; k++) {
     const part = parts[k]
     if (part === null) {
-      const slash = input.indexOf('/', pos)
-      const stop = slash === -1 ? len : slash
+      // (a loop, not indexOf: a parameter is a few characters, and the
+      // builtin's call cost more than the scan; it also sees whether the
+      // parameter has a '%' to decode)
+      let stop = pos
+      let escaped = false
+      for (; stop < len; stop++) {
+        const c = input.charCodeAt(stop)
+        if (c === 0x2f) break
+        if (c === 0x25) escaped = true
+      }
       if (stop === pos) return -1
+      paramEnds[param] = stop
+      paramEscaped[param++] = escaped
       pos = stop
     } else {
       if (len - pos < part.length || !sameText(input, pos, part, shape.sensitive)) return -1
@@ -460,6 +472,16 @@ function scanSegments(shape: SegmentParts, input: string): number {
 }
 
 /**
+ * Where each parameter of the last scan ended, and whether it has a '%'.
+ * Read by the matcher that ran the scan, unless `scans` says another scan
+ * ran in between (copying the parent's params, or storing one, can run a
+ * getter or a setter, which could route another request): then it scans again.
+ */
+const paramEnds: number[] = [0, 0, 0, 0]
+const paramEscaped: boolean[] = [false, false, false, false]
+let scans = 0
+
+/**
  * patternMatcher's matcher for a pattern segmentParts could read: the same
  * answers without running the regexp (no match array, no capture strings
  * but the parameters' own; docs/design.md, Speed, item 31).
@@ -470,15 +492,21 @@ function segmentMatcher(shape: SegmentParts, names: string[], dictionary: boolea
     const stop = scanSegments(shape, input)
     if (stop === -1) return false
     const merged = base !== undefined && mergeable
+    let scan = scans
     const params: Record<string, any> = merged ? Object.assign({}, base) : dictionary ? Object.create(null) : {}
     let pos = 0
     let key = 0
     for (let k = 0; k < parts.length; k++) {
       const part = parts[k]
       if (part === null) {
-        const slash = input.indexOf('/', pos)
-        const next = slash === -1 || slash > stop ? stop : slash
-        params[names[key++]] = decodeParam(input.slice(pos, next))
+        if (scan !== scans) {
+          scanSegments(shape, input)
+          scan = scans
+        }
+        const next = paramEnds[key]
+        // (without a '%', decodeParam would give the text back as it is)
+        params[names[key]] = paramEscaped[key] ? decodeParam(input.slice(pos, next)) : input.slice(pos, next)
+        key++
         pos = next
       } else {
         pos += part.length
