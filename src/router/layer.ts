@@ -443,7 +443,9 @@ function scanSegments(shape: SegmentParts, input: string): number {
   const len = input.length
   let pos = 0
   let param = 0
-  scans++
+  // (kept within a small integer: a count that grew past one would be a
+  // heap number, allocated at every scan)
+  scans = (scans + 1) & 0x3fffffff
   for (let k = 0; k < parts.length; k++) {
     const part = parts[k]
     if (part === null) {

@@ -1,0 +1,163 @@
+// npm run bench:inprocess [-- filter] : machine instructions per request of
+// the request path alone, called in-process, counted by callgrind so that
+// the same build gives the same count every run.
+//
+// Why: `npm run bench:instructions` counts a real server under load; its
+// count moves by about 1% between two runs of one build (how requests fall
+// into reads, when the collector and the compiler run), so it cannot see a
+// change of a few hundred instructions. Here nothing is left to chance: no
+// sockets, no load generator, V8's hash and random seeds fixed and
+// `--predictable`. The same build gives the same count to the instruction.
+// What it leaves out: the HTTP parser, the socket, and the writing of the
+// answer (`res.end` is replaced by a counter, so `res.send` takes the path it
+// takes for a wrapped `res.end`). Use it to compare two builds on the
+// framework's own path; docs/design.md, Speed, item 36.
+//
+// How: for each scenario the request path runs ITER_LO and then ITER_HI
+// times, each in a fresh process under callgrind (requests and responses
+// built by constructors whose prototypes are the app's, as an adopted
+// server builds them: design item 12); the difference of the two counts over
+// the difference of the runs is the cost of one request, warm-up and
+// start-up cancelled out.
+//
+// Needs valgrind. About a minute per scenario and build.
+//
+// Environment:
+//   INPROC_LIBS  comma-separated builds to compare (paths of dist/index.cjs;
+//                default this checkout's dist/index.cjs)
+//   ITER_LO, ITER_HI  the two run lengths (default 10000 and 30000)
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const require = createRequire(import.meta.url)
+
+/** Each scenario: build(fw) gives [app, path]. Handlers end with res.end (see above). */
+const scenarios = {
+  hello: (fw) => {
+    const app = fw()
+    app.get('/', (req, res) => { res.end('Hello World') })
+    return [app, '/']
+  },
+  send: (fw) => {
+    const app = fw()
+    app.get('/', (req, res) => { res.send('Hello World') })
+    return [app, '/']
+  },
+  param: (fw) => {
+    const app = fw()
+    app.get('/user/:id', (req, res) => { res.end(req.params.id) })
+    return [app, '/user/42']
+  },
+  nested: (fw) => {
+    const app = fw()
+    const api = fw.Router({ mergeParams: true })
+    const users = fw.Router({ mergeParams: true })
+    const posts = fw.Router({ mergeParams: true })
+    posts.get('/:pid', (req, res) => { res.end(`${req.params.version} ${req.params.uid} ${req.params.pid}`) })
+    users.use('/:uid/posts', posts)
+    api.use('/users', users)
+    app.use('/api/:version', api)
+    return [app, '/api/v1/users/42/posts/7']
+  },
+  mounts: (fw) => {
+    const app = fw()
+    const a = fw.Router()
+    const b = fw.Router()
+    const c = fw.Router()
+    c.get('/d', (req, res) => { res.end('ok') })
+    b.use('/c', c)
+    a.use('/b', b)
+    app.use('/a', a)
+    return [app, '/a/b/c/d']
+  },
+  middleware: (fw) => {
+    const app = fw()
+    for (let i = 0; i < 100; i++) app.use((req, res, next) => { next() })
+    app.get('/', (req, res) => { res.end('ok') })
+    return [app, '/']
+  }
+}
+
+/** The child: run one scenario ITER times. */
+async function child() {
+  const http = require('node:http')
+  const { Socket } = require('node:net')
+  const fw = require(process.env.INPROC_LIB)
+  const [app, url] = scenarios[process.env.INPROC_SCENARIO](fw)
+  const NEVER = {}
+  // sized as adoptServer's constructors are (src/application.ts): the blocks
+  // never run, but V8 reserves a field inside the object for each assignment
+  function IncomingMessage(socket) {
+    http.IncomingMessage.call(this, socket)
+    if (socket === NEVER) {
+      this.f0 = 0; this.f1 = 0; this.f2 = 0; this.f3 = 0; this.f4 = 0; this.f5 = 0; this.f6 = 0; this.f7 = 0;
+      this.f8 = 0; this.f9 = 0; this.f10 = 0; this.f11 = 0; this.f12 = 0; this.f13 = 0; this.f14 = 0; this.f15 = 0;
+      this.f16 = 0; this.f17 = 0; this.f18 = 0; this.f19 = 0; this.f20 = 0; this.f21 = 0; this.f22 = 0; this.f23 = 0;
+      this.f24 = 0; this.f25 = 0; this.f26 = 0; this.f27 = 0; this.f28 = 0; this.f29 = 0; this.f30 = 0; this.f31 = 0;
+    }
+  }
+  IncomingMessage.prototype = app.request
+  function ServerResponse(req) {
+    http.ServerResponse.call(this, req)
+    if (req === NEVER) {
+      this.f0 = 0; this.f1 = 0; this.f2 = 0; this.f3 = 0; this.f4 = 0; this.f5 = 0; this.f6 = 0; this.f7 = 0;
+      this.f8 = 0; this.f9 = 0; this.f10 = 0; this.f11 = 0; this.f12 = 0; this.f13 = 0; this.f14 = 0; this.f15 = 0;
+      this.f16 = 0; this.f17 = 0; this.f18 = 0; this.f19 = 0; this.f20 = 0; this.f21 = 0; this.f22 = 0; this.f23 = 0;
+      this.f24 = 0; this.f25 = 0; this.f26 = 0; this.f27 = 0; this.f28 = 0; this.f29 = 0; this.f30 = 0; this.f31 = 0;
+      this.f32 = 0; this.f33 = 0; this.f34 = 0; this.f35 = 0; this.f36 = 0; this.f37 = 0; this.f38 = 0; this.f39 = 0;
+      this.f40 = 0; this.f41 = 0; this.f42 = 0; this.f43 = 0; this.f44 = 0; this.f45 = 0; this.f46 = 0; this.f47 = 0;
+    }
+  }
+  ServerResponse.prototype = app.response
+  let ended = 0
+  function end() { ended++; return this }
+  const iter = Number(process.env.INPROC_ITER)
+  for (let i = 0; i < iter; i++) {
+    const req = new IncomingMessage(new Socket())
+    req.method = 'GET'
+    req.url = url
+    req.headers = { host: 'localhost' }
+    const res = new ServerResponse(req)
+    res.end = end
+    app(req, res)
+    // let deferred steps (setImmediate) run, as the event loop would
+    if (i % 50 === 0) await new Promise((resolve) => setImmediate(resolve))
+  }
+  await new Promise((resolve) => setImmediate(resolve))
+  if (ended !== iter) throw new Error(`${ended} of ${iter} requests ended`)
+}
+
+function count(lib, scenario, iter) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'inproc-'))
+  try {
+    const out = path.join(dir, 'cg.out')
+    execFileSync('valgrind', ['--tool=callgrind', '--smc-check=all-non-file', `--callgrind-out-file=${out}`,
+      process.execPath, '--single-threaded', '--predictable', '--hash-seed=7', '--random-seed=7', fileURLToPath(import.meta.url)],
+    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, INPROC_CHILD: '1', INPROC_LIB: lib, INPROC_SCENARIO: scenario, INPROC_ITER: String(iter) } })
+    return Number(/^(?:summary|totals):\s*(\d+)/m.exec(readFileSync(out, 'utf8'))[1])
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+async function main() {
+  const libs = (process.env.INPROC_LIBS || path.join(here, '..', 'dist', 'index.cjs')).split(',').map((s) => path.resolve(s.trim()))
+  const lo = Number(process.env.ITER_LO || 10000)
+  const hi = Number(process.env.ITER_HI || 30000)
+  const filter = process.argv[2]
+  const names = Object.keys(scenarios).filter((n) => !filter || n.includes(filter))
+  console.log(`| scenario | ${libs.map((l) => path.relative(process.cwd(), l) || l).join(' | ')} |`)
+  console.log(`|---|${libs.map(() => '---:').join('|')}|`)
+  for (const name of names) {
+    const cells = libs.map((lib) => Math.round((count(lib, name, hi) - count(lib, name, lo)) / (hi - lo)))
+    console.log(`| ${name} | ${cells.join(' | ')} |`)
+  }
+}
+
+if (process.env.INPROC_CHILD) await child()
+else await main()
