@@ -5,9 +5,12 @@
 // Why: `npm run bench:instructions` counts a real server under load; its
 // count moves by about 1% between two runs of one build (how requests fall
 // into reads, when the collector and the compiler run), so it cannot see a
-// change of a few hundred instructions. Here nothing is left to chance: no
-// sockets, no load generator, V8's hash and random seeds fixed and
-// `--predictable`. The same build gives the same count to the instruction.
+// change of a few hundred instructions. Here little is left to chance: no
+// sockets, no load generator, V8's hash and random seeds fixed,
+// `--predictable`, and no collector work scheduled by the clock (incremental
+// marking, the memory reducer). Two runs of one build agree within a few
+// instructions (without the collector flags, 1.3% apart on the 100
+// middlewares; valgrind must watch for code V8 rewrites, --smc-check).
 // What it leaves out: the HTTP parser, the socket, and the writing of the
 // answer (`res.end` is replaced by a counter, so `res.send` takes the path it
 // takes for a wrapped `res.end`). Use it to compare two builds on the
@@ -137,7 +140,7 @@ function count(lib, scenario, iter) {
   try {
     const out = path.join(dir, 'cg.out')
     execFileSync('valgrind', ['--tool=callgrind', '--smc-check=all-non-file', `--callgrind-out-file=${out}`,
-      process.execPath, '--single-threaded', '--predictable', '--hash-seed=7', '--random-seed=7', fileURLToPath(import.meta.url)],
+      process.execPath, '--single-threaded', '--predictable', '--hash-seed=7', '--random-seed=7', '--no-incremental-marking', '--no-memory-reducer', fileURLToPath(import.meta.url)],
     { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, INPROC_CHILD: '1', INPROC_LIB: lib, INPROC_SCENARIO: scenario, INPROC_ITER: String(iter) } })
     return Number(/^(?:summary|totals):\s*(\d+)/m.exec(readFileSync(out, 'utf8'))[1])
   } finally {
