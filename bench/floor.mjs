@@ -114,15 +114,16 @@ export function appPrototypes(parent) {
  * server's only listener (design item 1): bench/server.mjs passes a
  * handler's `serverOptions` to http.createServer. Function constructors with
  * a never-run block of field assignments, so that V8 sizes their objects as
- * Switchyard's are sized (design item 12).
+ * Switchyard's are sized (design item 12): `sizes` gives the number of
+ * fields reserved for requests and for responses (48 each unless given).
  */
-export function adopted(protos) {
-  const sizing = Array.from({ length: 48 }, (_, i) => `this.f${i} = 0`).join('; ')
-  const make = new Function('Base', 'NEVER', `return function (a, b) { Base.call(this, a, b); if (a === NEVER) { ${sizing} } }`)
+export function adopted(protos, sizes = { request: 48, response: 48 }) {
+  const sizing = (n) => Array.from({ length: n }, (_, i) => `this.f${i} = 0`).join('; ')
+  const make = (n) => new Function('Base', 'NEVER', `return function (a, b) { Base.call(this, a, b); if (a === NEVER) { ${sizing(n)} } }`)
   const NEVER = {}
-  const IncomingMessage = make(http.IncomingMessage, NEVER)
+  const IncomingMessage = make(sizes.request)(http.IncomingMessage, NEVER)
   IncomingMessage.prototype = protos.request
-  const ServerResponse = make(http.ServerResponse, NEVER)
+  const ServerResponse = make(sizes.response)(http.ServerResponse, NEVER)
   ServerResponse.prototype = protos.response
   return { IncomingMessage, ServerResponse }
 }
