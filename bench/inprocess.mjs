@@ -42,6 +42,11 @@ const require = createRequire(import.meta.url)
 
 /** Each scenario: build(fw) gives [app, path]. Handlers end with res.end (see above). */
 const scenarios = {
+  bare: (fw) => {
+    // the loop's own cost (building the request and response, GC): no framework
+    const app = fw()
+    return [(req, res) => { res.end('Hello World') }, '/', app]
+  },
   hello: (fw) => {
     const app = fw()
     app.get('/', (req, res) => { res.end('Hello World') })
@@ -79,6 +84,20 @@ const scenarios = {
     app.use('/a', a)
     return [app, '/a/b/c/d']
   },
+  params3: (fw) => {
+    const app = fw()
+    app.get('/a/:x/b/:y/c/:z', (req, res) => { res.end(req.params.x + req.params.y + req.params.z) })
+    return [app, '/a/1/b/2/c/3']
+  },
+  merged: (fw) => {
+    // a mergeParams router on a path without parameters: it copies the
+    // mount's empty params for its route
+    const app = fw()
+    const api = fw.Router({ mergeParams: true })
+    api.get('/users', (req, res) => { res.end('ok') })
+    app.use('/api', api)
+    return [app, '/api/users']
+  },
   middleware: (fw) => {
     const app = fw()
     for (let i = 0; i < 100; i++) app.use((req, res, next) => { next() })
@@ -91,10 +110,10 @@ const scenarios = {
 async function child() {
   const { Socket } = require('node:net')
   const fw = require(process.env.INPROC_LIB)
-  const [app, url] = scenarios[process.env.INPROC_SCENARIO](fw)
+  const [app, url, protos = app] = scenarios[process.env.INPROC_SCENARIO](fw)
   // sized as adoptServer's constructors are (src/application.ts): 32 fields
   // reserved in each request, 48 in each response
-  const { IncomingMessage, ServerResponse } = adopted(app, { request: 32, response: 48 })
+  const { IncomingMessage, ServerResponse } = adopted(protos, { request: 32, response: 48 })
   let ended = 0
   function end() { ended++; return this }
   const iter = Number(process.env.INPROC_ITER)

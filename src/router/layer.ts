@@ -330,9 +330,13 @@ function compile(path: unknown, literal: string | undefined, sensitive: boolean,
  * path-to-regexp's `match` for a pattern, with the same result: the matched
  * text and a null-prototype params object, each defined capture under its
  * key's name in capture order, URI-decoded (a wildcard's segments one by
- * one). The params are filled as an ordinary object and then given the null
- * prototype: V8 keeps such an object in fast mode, where `Object.create(null)`
- * starts a slow dictionary (filling and reading one was ~140 ns against ~40).
+ * one). A route's params (`end`) start as `Object.create(null)`, a
+ * dictionary, as Express's do: `Object.setPrototypeOf` is a call into V8's
+ * runtime that costs more than filling a dictionary and reading it back. A
+ * mount's are filled as an ordinary object and then given the null
+ * prototype, which keeps them in fast mode: a `mergeParams` router below
+ * copies them for every layer, and copying from a dictionary costs more
+ * (docs/design.md, Speed, item 37).
  */
 function patternMatcher(path: string, sensitive: boolean, end: boolean, trailing: boolean): Matcher {
   const { regexp, keys } = pathToRegexp(path, { sensitive, end, trailing })
@@ -345,19 +349,19 @@ function patternMatcher(path: string, sensitive: boolean, end: boolean, trailing
   // parent's indexes); when it does, the router merges
   const mergeable = !dictionary && !names.includes('0')
   const parts = wildcard.includes(true) ? undefined : segmentParts(regexp, names.length)
-  if (parts !== undefined) return segmentMatcher(parts, names, dictionary, mergeable)
+  if (parts !== undefined) return segmentMatcher(parts, names, dictionary, mergeable, end)
   return (input, plain, base) => {
     const m = regexp.exec(input)
     if (!m) return false
     const merged = base !== undefined && mergeable
-    const params: Record<string, any> = merged ? Object.assign({}, base) : dictionary ? Object.create(null) : {}
+    const params: Record<string, any> = merged ? Object.assign({}, base) : dictionary || (end && plain !== true) ? Object.create(null) : {}
     for (let i = 1; i < m.length; i++) {
       const value = m[i]
       if (value === undefined) continue
       params[names[i - 1]] = wildcard[i - 1] ? value.split('/').map(decodeParam) : decodeParam(value)
     }
-    // (setPrototypeOf is the costliest line here: skipped when the params are only copied)
-    if (!dictionary && !merged && plain !== true) Object.setPrototypeOf(params, null)
+    // (setPrototypeOf is the costliest line here: only for a mount's own params)
+    if (!dictionary && !end && !merged && plain !== true) Object.setPrototypeOf(params, null)
     return { path: m[0], params, merged }
   }
 }
@@ -488,14 +492,14 @@ let scans = 0
  * answers without running the regexp (no match array, no capture strings
  * but the parameters' own; docs/design.md, Speed, item 31).
  */
-function segmentMatcher(shape: SegmentParts, names: string[], dictionary: boolean, mergeable: boolean): Matcher {
+function segmentMatcher(shape: SegmentParts, names: string[], dictionary: boolean, mergeable: boolean, end: boolean): Matcher {
   const parts = shape.parts
   return (input, plain, base) => {
     const stop = scanSegments(shape, input)
     if (stop === -1) return false
     const merged = base !== undefined && mergeable
     let scan = scans
-    const params: Record<string, any> = merged ? Object.assign({}, base) : dictionary ? Object.create(null) : {}
+    const params: Record<string, any> = merged ? Object.assign({}, base) : dictionary || (end && plain !== true) ? Object.create(null) : {}
     let pos = 0
     let key = 0
     for (let k = 0; k < parts.length; k++) {
@@ -514,7 +518,7 @@ function segmentMatcher(shape: SegmentParts, names: string[], dictionary: boolea
         pos += part.length
       }
     }
-    if (!dictionary && !merged && plain !== true) Object.setPrototypeOf(params, null)
+    if (!dictionary && !end && !merged && plain !== true) Object.setPrototypeOf(params, null)
     return { path: stop === input.length ? input : input.slice(0, stop), params, merged }
   }
 }
@@ -610,17 +614,21 @@ function sameText(str: string, offset: number, lit: string, sensitive: boolean):
 
 /**
  * The params of a path without parameters: no prototype, as path-to-regexp
- * gives, unless `plain`; a copy of `base` when given (see Matcher). (The
- * small empty objects of utils/prototype.ts: docs/design.md, Speed, item 31.)
+ * gives, unless `plain`; a copy of `base` when given (see Matcher). A
+ * route's (`leaf`) are a dictionary, as Express makes them; a mount's are a
+ * small fast-mode object given the null prototype (utils/prototype.ts),
+ * because a `mergeParams` router below copies them for every layer it runs,
+ * and `Object.assign` from a dictionary goes through V8's runtime
+ * (docs/design.md, Speed, items 31 and 37).
  */
-function emptyParams(plain: boolean | undefined, base: Record<string, any> | undefined): Record<string, any> {
+function emptyParams(plain: boolean | undefined, base: Record<string, any> | undefined, leaf: boolean): Record<string, any> {
   if (base !== undefined) return Object.assign({}, base)
-  return plain === true ? new EmptyObject() : emptyNullObject()
+  return plain === true ? new EmptyObject() : leaf ? Object.create(null) : emptyNullObject()
 }
 
 /** A match without parameters. */
-function literalMatch(path: string, plain: boolean | undefined, base: Record<string, any> | undefined): MatchResult {
-  return { path, params: emptyParams(plain, base), merged: base !== undefined }
+function literalMatch(path: string, plain: boolean | undefined, base: Record<string, any> | undefined, leaf: boolean): MatchResult {
+  return { path, params: emptyParams(plain, base, leaf), merged: base !== undefined }
 }
 
 /** A route path without parameters: equal, or (not strict) equal plus one trailing slash. */
@@ -630,7 +638,7 @@ function exactMatcher(literal: string, sensitive: boolean, strict: boolean): Mat
   return (path, plain, base) => {
     const len = path.length
     if (len === n || (!strict && len === n + 1 && path.charCodeAt(n) === 0x2f)) {
-      if (sameText(path, 0, lit, sensitive)) return literalMatch(path, plain, base)
+      if (sameText(path, 0, lit, sensitive)) return literalMatch(path, plain, base, true)
     }
     return false
   }
@@ -643,10 +651,10 @@ function prefixMatcher(literal: string, sensitive: boolean): Matcher {
   return (path, plain, base) => {
     const len = path.length
     if (len < n || !sameText(path, 0, lit, sensitive)) return false
-    if (len === n) return literalMatch(path, plain, base)
+    if (len === n) return literalMatch(path, plain, base, false)
     if (path.charCodeAt(n) !== 0x2f) return false
     // a single trailing slash at the very end belongs to the match
-    return literalMatch(len === n + 1 ? path : path.slice(0, n), plain, base)
+    return literalMatch(len === n + 1 ? path : path.slice(0, n), plain, base, false)
   }
 }
 

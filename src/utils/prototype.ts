@@ -78,8 +78,14 @@ EmptyObject.prototype = Object.prototype
  * (a hash table), this one an ordinary fast-mode object given the null
  * prototype. Handlers that add keys to it get ordinary fast properties (an
  * empty object's map has no fields to lose, so item 23's detached maps do not
- * apply). For `res.locals` and the params of a path without parameters.
- * @example res.locals = emptyNullObject()
+ * apply). `Object.setPrototypeOf` is a call into V8's runtime, though: it
+ * costs more instructions than making and filling a dictionary. So it is
+ * used where the object is copied afterwards (the params of a mount path
+ * without parameters, which a `mergeParams` router below copies for every
+ * layer: `Object.assign` from a dictionary goes through the runtime too) or
+ * made once; `res.locals` and a route's params are dictionaries, as
+ * Express's are (docs/design.md, Speed, item 37).
+ * @example HeaderStore.prototype = emptyNullObject()
  */
 export function emptyNullObject(): Record<string, any> {
   const obj = new EmptyObject()
