@@ -57,6 +57,13 @@ const scenarios = {
     app.get('/', (req, res) => { res.send('Hello World') })
     return [app, '/']
   },
+  json: (fw) => {
+    // the 2 KB answer of bench/scenarios/06-json-2kb.mjs
+    const app = fw()
+    const data = { users: Array.from({ length: 28 }, (_, i) => ({ id: 1000 + i, name: 'user-' + i, email: `user${i}@example.com`, active: i % 3 !== 0 })) }
+    app.get('/', (req, res) => { res.json(data) })
+    return [app, '/']
+  },
   param: (fw) => {
     const app = fw()
     app.get('/user/:id', (req, res) => { res.end(req.params.id) })
@@ -68,6 +75,17 @@ const scenarios = {
     const users = fw.Router({ mergeParams: true })
     const posts = fw.Router({ mergeParams: true })
     posts.get('/:pid', (req, res) => { res.end(`${req.params.version} ${req.params.uid} ${req.params.pid}`) })
+    users.use('/:uid/posts', posts)
+    api.use('/users', users)
+    app.use('/api/:version', api)
+    return [app, '/api/v1/users/42/posts/7']
+  },
+  nestedsend: (fw) => {
+    const app = fw()
+    const api = fw.Router({ mergeParams: true })
+    const users = fw.Router({ mergeParams: true })
+    const posts = fw.Router({ mergeParams: true })
+    posts.get('/:pid', (req, res) => { res.send(`${req.params.version} ${req.params.uid} ${req.params.pid}`) })
     users.use('/:uid/posts', posts)
     api.use('/users', users)
     app.use('/api/:version', api)
@@ -98,6 +116,21 @@ const scenarios = {
     app.use('/api', api)
     return [app, '/api/users']
   },
+  wrapped: (fw) => {
+    // requests built by Node's own classes, as behind a wrapper
+    // ((req, res) => app(req, res)): app.handle swaps their prototypes
+    const app = fw()
+    app.get('/', (req, res) => { res.end('Hello World') })
+    return [app, '/', null]
+  },
+  subapp: (fw) => {
+    // a sub-app on /api: the request takes its prototypes on the way in
+    const app = fw()
+    const api = fw()
+    api.get('/', (req, res) => { res.end('Hello World') })
+    app.use('/api', api)
+    return [app, '/api']
+  },
   middleware: (fw) => {
     const app = fw()
     for (let i = 0; i < 100; i++) app.use((req, res, next) => { next() })
@@ -109,11 +142,13 @@ const scenarios = {
 /** The child: run one scenario ITER times. */
 async function child() {
   const { Socket } = require('node:net')
+  const http = require('node:http')
   const fw = require(process.env.INPROC_LIB)
   const [app, url, protos = app] = scenarios[process.env.INPROC_SCENARIO](fw)
   // sized as adoptServer's constructors are (src/application.ts): 32 fields
   // reserved in each request, 48 in each response
-  const { IncomingMessage, ServerResponse } = adopted(protos, { request: 32, response: 48 })
+  // (no prototypes given: Node's own classes, as a server the app cannot adopt builds them)
+  const { IncomingMessage, ServerResponse } = protos === null ? http : adopted(protos, { request: 32, response: 48 })
   let ended = 0
   function end() { ended++; return this }
   const iter = Number(process.env.INPROC_ITER)

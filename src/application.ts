@@ -452,10 +452,30 @@ for (const method of methods) {
   application[method] = function (this: any, path: unknown) {
     // app.get(name) reads a setting: keep that path free of allocations (and
     // read it through app.set, as Express does, when a middleware wrapped that)
-    if (method === 'get' && arguments.length === 1) return this.set === ownSet ? this.settings[path as string] : this.set(path)
+    if (method === 'get' && arguments.length === 1) return this.set === ownSet ? readSetting(this.settings, path as string) : this.set(path)
     const route = this.route(path)
     route[method](...Array.prototype.slice.call(arguments, 1))
     return this
+  }
+}
+
+/**
+ * `settings[name]`, with a load of its own for each setting requests read.
+ * One keyed load over every setting's name turns megamorphic (V8's generic
+ * stub, a stub-cache probe per read); a load with a literal name is inline
+ * while an app's settings share a shape (docs/design.md, Speed, item 37).
+ */
+function readSetting(settings: any, name: string): unknown {
+  switch (name) {
+    case 'etag fn': return settings['etag fn']
+    case 'json escape': return settings['json escape']
+    case 'json replacer': return settings['json replacer']
+    case 'json spaces': return settings['json spaces']
+    case 'query parser fn': return settings['query parser fn']
+    case 'trust proxy fn': return settings['trust proxy fn']
+    case 'subdomain offset': return settings['subdomain offset']
+    case 'jsonp callback name': return settings['jsonp callback name']
+    default: return settings[name]
   }
 }
 

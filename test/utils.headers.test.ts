@@ -206,6 +206,23 @@ describe('headers stored directly', () => {
     expect(await record(fw, 'app')).toEqual([...json, ...json, '--', 'X-Powered-By', ...json, 'X-Powered-By', ...json])
   })
 
+  // the store has a site of its own for each of the request path's headers
+  // (design item 37) and a keyed one for every other name: both land where
+  // Node's setHeader puts a header, and read back through each of Node's methods
+  it('put every name, with or without a store site of its own, where setHeader puts it', () => {
+    const names = [['X-Powered-By', 'x-powered-by'], ['Content-Type', 'content-type'], ['Content-Length', 'content-length'], ['ETag', 'etag'], ['Transfer-Encoding', 'transfer-encoding'], ['X-Other', 'x-other']]
+    const direct = new http.ServerResponse(new http.IncomingMessage(null as any))
+    const viaNode = new http.ServerResponse(new http.IncomingMessage(null as any))
+    names.forEach(([name, lower], i) => {
+      putHeader(direct, name, lower, 'v' + i)
+      viaNode.setHeader(name, 'v' + i)
+    })
+    expect(direct.getHeaders()).toEqual(viaNode.getHeaders())
+    expect(direct.getHeaderNames()).toEqual(names.map(([, lower]) => lower))
+    expect(names.map(([name]) => [direct.getHeader(name), direct.hasHeader(name)])).toEqual(names.map((_, i) => ['v' + i, true]))
+    expect(direct.getRawHeaderNames()).toEqual(names.map(([name]) => name))
+  })
+
   it('throw as setHeader does once the head is sent', () => {
     const res = new http.ServerResponse(new http.IncomingMessage(null as any))
     ;(res as any)._header = 'HTTP/1.1 200 OK\r\n\r\n'

@@ -116,11 +116,39 @@ export function putHeaderWith(res: any, set: (name: string, value: any) => unkno
     let store = res[storeKey]
     if (store === null) res[storeKey] = store = newStore()
     if (typeof store === 'object') {
-      store[lower] = [name, value]
+      putEntry(store, lower, [name, value])
       return
     }
   }
   set.call(res, name, value)
+}
+
+/**
+ * `store[lower] = entry`, with a store of its own for each header the
+ * request path writes. One keyed store with every header's name turns
+ * megamorphic (V8's generic stub, a stub-cache probe per header); a store
+ * with a literal name follows the store's cached transitions inline, and
+ * the callers' names are literals, so once putHeader is inlined the switch
+ * is decided at compile time (docs/design.md, Speed, item 37).
+ */
+function putEntry(store: Record<string, [string, unknown]>, lower: string, entry: [string, unknown]): void {
+  switch (lower) {
+    case 'x-powered-by': store['x-powered-by'] = entry; return
+    case 'content-type': store['content-type'] = entry; return
+    case 'content-length': store['content-length'] = entry; return
+    case 'etag': store.etag = entry; return
+    default: store[lower] = entry
+  }
+}
+
+/** `store[lower]`, with a load of its own for each header the request path reads (see putEntry). */
+function entryOf(store: Record<string, [string, unknown]>, lower: string): [string, unknown] | undefined {
+  switch (lower) {
+    case 'content-type': return store['content-type']
+    case 'etag': return store.etag
+    case 'transfer-encoding': return store['transfer-encoding']
+    default: return store[lower]
+  }
 }
 
 /**
@@ -143,7 +171,7 @@ function storeFor(res: any, method: unknown, native: unknown): Record<string, [s
 export function readHeader(res: any, name: string, lower: string): unknown {
   const store = storeFor(res, res.getHeader, nativeGetHeader)
   if (store === undefined) return res.getHeader(name)
-  const entry = store === null ? undefined : store[lower]
+  const entry = store === null ? undefined : entryOf(store, lower)
   return entry && entry[1]
 }
 
@@ -166,7 +194,7 @@ export function nativeGetHeaderOf(res: any): boolean {
 export function holdsHeader(res: any, lower: string): boolean | undefined {
   const store = storeFor(res, res.hasHeader, nativeHasHeader)
   if (store === undefined) return undefined
-  return store !== null && !!store[lower]
+  return store !== null && !!entryOf(store, lower)
 }
 
 /** For tests: whether the direct store is in use; `use(false)` forces the setHeader fallback, `use(true)` looks again. */
