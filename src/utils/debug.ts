@@ -17,6 +17,12 @@ export interface DebugNamespace {
  * (`createDebug.enable()` sets it; DEBUG is read when the module loads).
  * @example const debug = debugNamespace('router'); if (debug.on()) debug.log('dispatching %s %s', method, url)
  */
+/**
+ * The debug module's function, held once: `createDebug` compiles to a load
+ * of `default` from the bundle's import object, a dictionary, on every use.
+ */
+const debugModule = createDebug as { namespaces?: unknown }
+
 export function debugNamespace(name: string): DebugNamespace {
   const log = createDebug(name)
   let seen: unknown = Symbol('not read yet')
@@ -24,7 +30,7 @@ export function debugNamespace(name: string): DebugNamespace {
   return {
     log,
     on(): boolean {
-      const namespaces = (createDebug as { namespaces?: unknown }).namespaces
+      const namespaces = debugModule.namespaces
       if (namespaces !== seen) {
         seen = namespaces
         enabled = log.enabled
