@@ -13,6 +13,13 @@ import type { Matcher, VerifyFunction } from './options'
 import { http2HasBody } from '../http2'
 import type { DebugNamespace } from '../utils/debug'
 
+// The packages' functions held once: each use of a default import compiles
+// to a load of `default` from the bundle's import object, which V8's
+// optimized code leaves as a generic LoadIC call (docs/design.md, Speed, item 38)
+const rawBody = getRawBody
+const finished = onFinished
+const types = typeis
+
 /** The continuation a parser middleware receives. */
 export type Next = (err?: unknown) => void
 
@@ -77,14 +84,14 @@ function charsetExists(charset: string): boolean {
 export function read(req: BodyRequest, res: ServerResponse, next: Next, reader: Reader): void {
   const debug = reader.debug
   const log = debug.on()
-  if (onFinished.isFinished(req)) {
+  if (finished.isFinished(req)) {
     if (log) debug.log('body already parsed')
     next()
     return
   }
   if (!('body' in req)) req.body = undefined
   // an HTTP/2 body needs no Content-Length nor Transfer-Encoding
-  if (!typeis.hasBody(req) && !http2HasBody(req)) {
+  if (!types.hasBody(req) && !http2HasBody(req)) {
     if (log) debug.log('skip empty body')
     next()
     return
@@ -144,7 +151,7 @@ export function read(req: BodyRequest, res: ServerResponse, next: Next, reader: 
   // body-parser reads it, decoded chunk by chunk
   const decodeAs = charset !== null && reader.verify === undefined && stream.readableObjectMode === true ? charset : undefined
 
-  getRawBody(stream, { length: declared, limit: reader.limit, encoding: decodeAs }, (err, buf: Buffer | string) => {
+  rawBody(stream, { length: declared, limit: reader.limit, encoding: decodeAs }, (err, buf: Buffer | string) => {
     if (err) { fail(req, stream, readFailed(err), next); return }
     if (stream !== req) {
       // the inflater is done: detach it and let req flow, as body-parser does
