@@ -40,7 +40,24 @@ import { adopted } from './floor.mjs'
 const here = path.dirname(fileURLToPath(import.meta.url))
 const require = createRequire(import.meta.url)
 
-/** Each scenario: build(fw) gives [app, path]. Handlers end with res.end (see above). */
+/** Three nested mergeParams routers with params, `handler` at the end: /api/:version/users/:uid/posts/:pid */
+function nestedRouters(fw, handler) {
+  const app = fw()
+  const api = fw.Router({ mergeParams: true })
+  const users = fw.Router({ mergeParams: true })
+  const posts = fw.Router({ mergeParams: true })
+  posts.get('/:pid', handler)
+  users.use('/:uid/posts', posts)
+  api.use('/users', users)
+  app.use('/api/:version', api)
+  return [app, '/api/v1/users/42/posts/7']
+}
+
+/**
+ * Each scenario: build(fw) gives [app, path], and the prototypes to build
+ * requests with (default the app's; null: Node's own classes). Handlers end
+ * with res.end (see above), but for send, nestedsend and json.
+ */
 const scenarios = {
   bare: (fw) => {
     // the loop's own cost (building the request and response, GC): no framework
@@ -64,33 +81,22 @@ const scenarios = {
     app.get('/', (req, res) => { res.json(data) })
     return [app, '/']
   },
+  post: (fw) => {
+    // POST 1 KB JSON through the json parser (bench/scenarios/20-json-1kb.mjs)
+    const app = fw()
+    app.use(fw.json())
+    app.post('/items', (req, res) => { res.end(String(req.body.items.length)) })
+    const body = Buffer.from(JSON.stringify({ items: Array.from({ length: 28 }, (_, i) => ({ id: i, name: 'item-' + i, ok: i % 2 === 0 })) }))
+    return [app, '/items', undefined, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length) }, body }]
+  },
   param: (fw) => {
     const app = fw()
     app.get('/user/:id', (req, res) => { res.end(req.params.id) })
     return [app, '/user/42']
   },
-  nested: (fw) => {
-    const app = fw()
-    const api = fw.Router({ mergeParams: true })
-    const users = fw.Router({ mergeParams: true })
-    const posts = fw.Router({ mergeParams: true })
-    posts.get('/:pid', (req, res) => { res.end(`${req.params.version} ${req.params.uid} ${req.params.pid}`) })
-    users.use('/:uid/posts', posts)
-    api.use('/users', users)
-    app.use('/api/:version', api)
-    return [app, '/api/v1/users/42/posts/7']
-  },
-  nestedsend: (fw) => {
-    const app = fw()
-    const api = fw.Router({ mergeParams: true })
-    const users = fw.Router({ mergeParams: true })
-    const posts = fw.Router({ mergeParams: true })
-    posts.get('/:pid', (req, res) => { res.send(`${req.params.version} ${req.params.uid} ${req.params.pid}`) })
-    users.use('/:uid/posts', posts)
-    api.use('/users', users)
-    app.use('/api/:version', api)
-    return [app, '/api/v1/users/42/posts/7']
-  },
+  nested: (fw) => nestedRouters(fw, (req, res) => { res.end(`${req.params.version} ${req.params.uid} ${req.params.pid}`) }),
+  // the same with res.send, as bench/scenarios/05-nested-routers.mjs answers
+  nestedsend: (fw) => nestedRouters(fw, (req, res) => { res.send(`${req.params.version} ${req.params.uid} ${req.params.pid}`) }),
   mounts: (fw) => {
     const app = fw()
     const a = fw.Router()
@@ -144,7 +150,7 @@ async function child() {
   const { Socket } = require('node:net')
   const http = require('node:http')
   const fw = require(process.env.INPROC_LIB)
-  const [app, url, protos = app] = scenarios[process.env.INPROC_SCENARIO](fw)
+  const [app, url, protos = app, post] = scenarios[process.env.INPROC_SCENARIO](fw)
   // sized as adoptServer's constructors are (src/application.ts): 32 fields
   // reserved in each request, 48 in each response
   // (no prototypes given: Node's own classes, as a server the app cannot adopt builds them)
@@ -154,9 +160,17 @@ async function child() {
   const iter = Number(process.env.INPROC_ITER)
   for (let i = 0; i < iter; i++) {
     const req = new IncomingMessage(new Socket())
-    req.method = 'GET'
     req.url = url
-    req.headers = { host: 'localhost' }
+    if (post === undefined) {
+      req.method = 'GET'
+      req.headers = { host: 'localhost' }
+    } else {
+      // a body already received: pushed into the request before the app sees it
+      req.method = post.method
+      req.headers = { host: 'localhost', ...post.headers }
+      req.push(post.body)
+      req.push(null)
+    }
     const res = new ServerResponse(req)
     res.end = end
     app(req, res)
@@ -185,7 +199,8 @@ async function main() {
   const lo = Number(process.env.ITER_LO || 10000)
   const hi = Number(process.env.ITER_HI || 30000)
   const filter = process.argv[2]
-  const names = Object.keys(scenarios).filter((n) => !filter || n.includes(filter))
+  // a filter with commas lists scenarios by name; without, it matches parts of names
+  const names = Object.keys(scenarios).filter((n) => !filter || (filter.includes(',') ? filter.split(',').includes(n) : n.includes(filter)))
   console.log(`| scenario | ${libs.map((l) => path.relative(process.cwd(), l) || l).join(' | ')} |`)
   console.log(`|---|${libs.map(() => '---:').join('|')}|`)
   for (const name of names) {
