@@ -97,7 +97,7 @@ class AppSlot extends Carrier {
 
 // The two read on every request, held in constants: loading a static method
 // from the class is a generic LoadIC call in V8's optimized code (~50
-// instructions each, docs/design.md, Speed, item 37)
+// instructions each, docs/design.md, Speed, item 38)
 const routerOf = AppSlot.routerOf
 const finalOf = AppSlot.finalOf
 
@@ -469,7 +469,7 @@ for (const method of methods) {
  * `settings[name]`, with a load of its own for each setting requests read.
  * One keyed load over every setting's name turns megamorphic (V8's generic
  * stub, a stub-cache probe per read); a load with a literal name is inline
- * while an app's settings share a shape (docs/design.md, Speed, item 37).
+ * while an app's settings share a shape (docs/design.md, Speed, item 38).
  */
 function readSetting(settings: any, name: string): unknown {
   switch (name) {

@@ -129,7 +129,7 @@ export function putHeaderWith(res: any, set: (name: string, value: any) => unkno
  * megamorphic (V8's generic stub, a stub-cache probe per header); a store
  * with a literal name follows the store's cached transitions inline, and
  * the callers' names are literals, so once putHeader is inlined the switch
- * is decided at compile time (docs/design.md, Speed, item 37).
+ * is decided at compile time (docs/design.md, Speed, item 38).
  */
 function putEntry(store: Record<string, [string, unknown]>, lower: string, entry: [string, unknown]): void {
   switch (lower) {
