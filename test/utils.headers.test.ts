@@ -207,7 +207,7 @@ describe('headers stored directly', () => {
   })
 
   // the store has a site of its own for each of the request path's headers
-  // (design item 37) and a keyed one for every other name: both land where
+  // (design item 38) and a keyed one for every other name: both land where
   // Node's setHeader puts a header, and read back through each of Node's methods
   it('put every name, with or without a store site of its own, where setHeader puts it', () => {
     const names = [['X-Powered-By', 'x-powered-by'], ['Content-Type', 'content-type'], ['Content-Length', 'content-length'], ['ETag', 'etag'], ['Transfer-Encoding', 'transfer-encoding'], ['X-Other', 'x-other']]

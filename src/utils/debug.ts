@@ -10,6 +10,12 @@ export interface DebugNamespace {
 }
 
 /**
+ * The debug module's function, held once: `createDebug` compiles to a load
+ * of `default` from the bundle's import object, a dictionary, on every use.
+ */
+const debugModule = createDebug as { namespaces?: unknown }
+
+/**
  * A namespace, as express@5.3 and the packages it installs name theirs.
  * `on()` asks `log.enabled` (a getter on a function object, a few hundred
  * instructions per request in the real server) only when the debug module's
@@ -17,12 +23,6 @@ export interface DebugNamespace {
  * (`createDebug.enable()` sets it; DEBUG is read when the module loads).
  * @example const debug = debugNamespace('router'); if (debug.on()) debug.log('dispatching %s %s', method, url)
  */
-/**
- * The debug module's function, held once: `createDebug` compiles to a load
- * of `default` from the bundle's import object, a dictionary, on every use.
- */
-const debugModule = createDebug as { namespaces?: unknown }
-
 export function debugNamespace(name: string): DebugNamespace {
   const log = createDebug(name)
   let seen: unknown = Symbol('not read yet')
