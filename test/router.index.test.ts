@@ -75,6 +75,46 @@ describe('the router visits the same layers as express, in the same order', () =
     })
   }
 
+  it('options that are not booleans, and options changed between requests, visit the same layers', async () => {
+    // the router's options are read at every pass as truthy or not (without
+    // Boolean(): docs/design.md, Speed, item 39)
+    const steps: Array<Record<string, unknown>> = [
+      { caseSensitive: 1, strict: 'yes', mergeParams: {} },
+      { caseSensitive: 0, strict: '', mergeParams: null },
+      { caseSensitive: 'on', strict: undefined, mergeParams: 1 },
+      { caseSensitive: undefined, strict: [], mergeParams: false },
+      { caseSensitive: true, strict: true, mergeParams: true }
+    ]
+    const buildChanging = (lib: any) => {
+      const app = lib()
+      const router = lib.Router(steps[0])
+      PATTERNS.forEach(([kind, path], n) => {
+        router[kind](path, (req: any, res: any, next: any) => { (req.seen ??= []).push(n, req.params); next() })
+      })
+      app.use('/r/:tag', router)
+      app.use((req: any, res: any) => res.json(req.seen ?? []))
+      app.use((err: any, req: any, res: any, next: any) => res.status(500).json({ error: err.message, seen: req.seen }))
+      return { app, router }
+    }
+    const ours = buildChanging(fw)
+    const theirs = buildChanging(express)
+    const a = await listen(ours.app)
+    const b = await listen(theirs.app)
+    try {
+      for (const options of steps) {
+        Object.assign(ours.router, options)
+        Object.assign(theirs.router, options)
+        for (const path of PATHS) {
+          const req = { method: 'GET', path: '/r/t' + path }
+          const [x, y] = await Promise.all([request(a.port, req), request(b.port, req)])
+          expect({ options, path, status: x.status, body: x.body }).toEqual({ options, path, status: y.status, body: y.body })
+        }
+      }
+    } finally {
+      await Promise.all([a.close(), b.close()])
+    }
+  })
+
   it('short stacks, tried layer by layer without the lookup, visit the same layers', async () => {
     // routers of 1 to 5 layers taken from PATTERNS (up to LINEAR_MAX layers
     // have no lookup; 5 have one), each mounted on its own path

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import request from 'supertest'
+import express from 'express'
 import fw, { Router, Route } from '../src/index'
 import { catchAll, reply } from './support/app'
 
@@ -167,6 +168,30 @@ describe('router.route(path) and Route', () => {
     const r = Router()
     r.get('/users/:id', reply((req) => `${req.route.path} ${Object.keys(req.route.methods)}`))
     await request(appWith(r)).get('/users/1').expect(200, '/users/:id get')
+  })
+
+  it("route._handlesMethod reads route.methods' values as truthy or not, as router@2.3 does", () => {
+    // (the values are tested for truth without Boolean(): docs/design.md, Speed, item 39)
+    const cases: Array<[Record<string, unknown>, string, boolean]> = [
+      [{ get: true }, 'GET', true],
+      [{ get: 1 }, 'GET', true],
+      [{ get: 'yes' }, 'HEAD', true],
+      [{ get: true, head: 0 }, 'HEAD', true],
+      [{ get: 0 }, 'GET', false],
+      [{ get: '' }, 'HEAD', false],
+      [{ get: null, head: {} }, 'HEAD', true],
+      [{ _all: [] }, 'DELETE', true],
+      [{ _all: 0, post: NaN }, 'POST', false],
+      [{ _all: undefined, post: false }, 'POST', false]
+    ]
+    for (const [methods, method, expected] of cases) {
+      const route = Router().route('/x') as any
+      const oracle = express.Router().route('/x') as any
+      route.methods = methods
+      oracle.methods = methods
+      expect({ methods, method, handles: route._handlesMethod(method) }).toEqual({ methods, method, handles: expected })
+      expect(oracle._handlesMethod(method)).toBe(expected)
+    }
   })
 
   it('registers m-search by bracket notation', async () => {

@@ -2,7 +2,7 @@ import parseUrl from 'parseurl'
 import { debugNamespace } from '../utils/debug'
 import { Layer, directHandler, forwardRejection, kInternals, matchLayer, matchedPattern, ownMatcher, type Handler, type MatchResult } from './layer'
 import { from, indexOf, kState, lookUp, newState, stateOf, type RouterState } from './stack'
-import { Route, useArguments } from './route'
+import { Route, truthy, useArguments } from './route'
 import { methods } from './methods'
 import { EmptyObject, orderKeys } from '../utils/prototype'
 import { anyTracing, joinPattern, kMatchedRoute, kMountRoute, patternText, recordError, refreshTracing, requestTraced, traceParamCall, type RequestContext } from './tracing'
@@ -259,8 +259,11 @@ function sendOptions(res: any, allowed: string[], done: Next): void {
 
 // ---- dispatch ----------------------------------------------------------------
 
-/** `Dispatch.lastUrl` before the first parse, and after one that gave no pathname: equal to no `req.url`. */
-const NOT_PARSED = Symbol('not parsed')
+/**
+ * `Dispatch.lastParsed` before the first parse, and after one that gave no
+ * pathname: equal to no `req._parsedUrl` (nothing outside this module holds it).
+ */
+const NOT_PARSED: object = Object.freeze({})
 
 // One Dispatch per pass of a request through a router: the state that Express
 // keeps in closures, in one object, plus the one `next` function handlers get.
@@ -308,17 +311,21 @@ class Dispatch {
    * When another pass (a mounted router) or a middleware parsed some other
    * URL meanwhile, the step parses again, and req._parsedUrl ends as
    * Express leaves it.
+   * `lastUrl` is always a string, and `lastParsed` NOT_PARSED while there is
+   * no parse to reuse: a `===` between a string and a symbol (or undefined)
+   * compiles to a call of V8's generic StrictEqual builtin, one per
+   * middleware (docs/design.md, Speed, item 39).
    */
-  lastUrl: unknown = NOT_PARSED
+  lastUrl = ''
   lastPath: string | undefined = undefined
-  lastParsed: unknown = undefined
+  lastParsed: unknown = NOT_PARSED
 
   constructor(router: Router, req: any, res: any, callback: Next | undefined, final: ((req: any, res: any, err: any) => void) | undefined) {
     this.state = stateOf(router)
     this.stack = this.state.stack
-    this.sensitive = Boolean(router.caseSensitive)
-    this.strict = Boolean(router.strict)
-    this.mergeParams = Boolean(router.mergeParams)
+    this.sensitive = truthy(router.caseSensitive)
+    this.strict = truthy(router.strict)
+    this.mergeParams = truthy(router.mergeParams)
     this.paramCallbacks = router.params
     this.req = req
     this.res = res
@@ -411,7 +418,7 @@ function stepper(d: Dispatch): Next {
         // the stack goes through step; sameParse spelled out, because calling
         // it here cost 11.6k more instructions over 100 middlewares: design item 27)
         const internals = layer[kInternals]
-        if (layer.slash === true && req.url === d.lastUrl && req._parsedUrl === d.lastParsed && internals !== undefined && ownMatcher(layer)) {
+        if (layer.slash === true && req._parsedUrl === d.lastParsed && req.url === d.lastUrl && internals !== undefined && ownMatcher(layer)) {
           d.idx = i + 1
           d.sync++
           req[kMatchedRoute] = '/'
@@ -439,7 +446,7 @@ function stepper(d: Dispatch): Next {
 
 /** Are req.url and parseurl's cache still the ones the last parse saw? Then its pathname stands (see Dispatch.lastUrl). */
 function sameParse(d: Dispatch, req: any): boolean {
-  return req.url === d.lastUrl && req._parsedUrl === d.lastParsed
+  return req._parsedUrl === d.lastParsed && req.url === d.lastUrl
 }
 
 /** Every other step: undo the last layer's URL changes, find the next matching layer, call it. */
@@ -447,7 +454,9 @@ function step(d: Dispatch, err: any): void {
   const req = d.req
   // an error that reaches a router is remembered as reported (router@2.3, with or without subscribers)
   if (err) recordError(req, err)
-  let layerError = err === 'route' ? null : err
+  // (typeof first: `===` between a string and what `next` mostly gets,
+  // undefined, compiles to a call of V8's generic StrictEqual: item 39)
+  let layerError = typeof err === 'string' && err === 'route' ? null : err
 
   if (d.slashAdded) {
     // the '/' the mount put in front comes off again, unless the handler
@@ -467,7 +476,7 @@ function step(d: Dispatch, err: any): void {
     d.mountSaved = null
   }
   d.clean = true
-  if (layerError === 'router') {
+  if (typeof layerError === 'string' && layerError === 'router') {
     setImmediate(finish, d, null)
     return
   }
@@ -483,17 +492,22 @@ function step(d: Dispatch, err: any): void {
   // the pathname of req.url (parsed again only when req.url or its parse changed)
   const url = req.url
   let path: string | undefined
-  if (url !== undefined && sameParse(d, req)) path = d.lastPath
+  if (typeof url === 'string' && sameParse(d, req)) path = d.lastPath
   else {
     path = pathnameOf(req)
     // (while DEBUG=router is on, a parse is never taken as the last one, so
     // the fast path, which prints nothing, is not taken: see debugging)
-    d.lastUrl = debugging ? NOT_PARSED : url
+    if (debugging || typeof url !== 'string') {
+      d.lastUrl = ''
+      d.lastParsed = NOT_PARSED
+    } else {
+      d.lastUrl = url
+      d.lastParsed = req._parsedUrl
+    }
     d.lastPath = path
-    d.lastParsed = req._parsedUrl
   }
   if (path == null) {
-    d.lastUrl = NOT_PARSED
+    d.lastParsed = NOT_PARSED
     finish(d, layerError)
     return
   }

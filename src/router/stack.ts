@@ -18,6 +18,8 @@ export interface StackIndex {
   otherFrom: Int32Array
   sensitive: boolean
   strict: boolean
+  /** sensitive and strict as one small integer, compared when the index is reused */
+  mode: number
   /** whether the index keys any layer (else every layer is in `other`) */
   keyed: boolean
   /**
@@ -26,7 +28,7 @@ export interface StackIndex {
    * the same (hello world's '/' on every request), with no lower-cased copy
    * and no Map lookup.
    */
-  lastPath: string | undefined
+  lastPath: string
   lastLiterals: number[] | undefined
   lastSegments: number[] | undefined
 }
@@ -101,7 +103,11 @@ export const LINEAR_MAX = 4
 /** Build (or reuse) the index for the stack as it is now. */
 export function indexOf(state: RouterState, sensitive: boolean, strict: boolean): StackIndex {
   const cached = state.index
-  if (cached !== undefined && cached.version === state.version && cached.sensitive === sensitive && cached.strict === strict) return cached
+  // (the options compared as one integer: `===` on two booleans compiles to
+  // a call of V8's generic StrictEqual builtin, two per router pass:
+  // docs/design.md, Speed, item 39)
+  const mode = (sensitive ? 1 : 0) | (strict ? 2 : 0)
+  if (cached !== undefined && cached.version === state.version && cached.mode === mode) return cached
   const stack = state.stack
   // a short stack is tried layer by layer: cheaper than making the lookup keys
   const linear = stack.length <= LINEAR_MAX
@@ -131,7 +137,11 @@ export function indexOf(state: RouterState, sensitive: boolean, strict: boolean)
     otherFrom[i] = pos
   }
   const keyed = literal.size !== 0 || segment.size !== 0
-  const index: StackIndex = { version: state.version, literal, segment, other, otherFrom, sensitive, strict, keyed, lastPath: undefined, lastLiterals: undefined, lastSegments: undefined }
+  const index: StackIndex = { version: state.version, literal, segment, other, otherFrom, sensitive, strict, mode, keyed, lastPath: '', lastLiterals: undefined, lastSegments: undefined }
+  // (the last path starts as '', looked up now: it is always a string, so
+  // the comparison in lookUp compiles to a string comparison, not V8's
+  // generic one for a string against undefined)
+  find(index, '')
   state.index = index
   return index
 }
@@ -150,7 +160,11 @@ export function from(list: number[], idx: number): number {
 
 /** Look `path` up in a keyed index: the hits land in `index.lastLiterals` and `index.lastSegments`. */
 export function lookUp(index: StackIndex, path: string): void {
-  if (path === index.lastPath) return
+  if (path !== index.lastPath) find(index, path)
+}
+
+/** Look `path` up in the index's maps (see lookUp). */
+function find(index: StackIndex, path: string): void {
   const key = literalKey(path, index)
   index.lastLiterals = index.literal.size !== 0 ? index.literal.get(key) : undefined
   index.lastSegments = index.segment.size !== 0 ? index.segment.get(firstSegment(key)) : undefined
