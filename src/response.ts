@@ -5,6 +5,7 @@
 // src/utils/res-*.ts, and `res.send` is split into small private steps.
 import { orderKeys } from './utils/prototype'
 import http from 'node:http'
+import nodeBuffer from 'node:buffer'
 import { basename, extname } from 'node:path'
 import { create as contentDisposition } from 'content-disposition'
 import encodeUrl from 'encodeurl'
@@ -22,6 +23,13 @@ import { builtinStringTag, isBuiltinETag, type ETagFn } from './utils/compile'
 import { holdsHeader, nativeSetHeaderOf, nodeOwn, putHeader, readHeader } from './utils/headers'
 import depd from 'depd'
 import { formatKeyType, methodOf, normaliseContentType, typeFromName, withUtf8Charset } from './utils/res-type'
+
+/**
+ * node:buffer's Buffer, as Express's response.js takes it (not the global,
+ * which Node 20 defines as a getter: each read was a call), held in a module
+ * constant (docs/design.md, Speed, item 40).
+ */
+const Buffer = nodeBuffer.Buffer
 
 export type { CookieOptions } from './utils/res-cookie'
 export type { SendFileCallback, SendFileOptions } from './utils/res-file'

@@ -1,6 +1,8 @@
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import { appWith } from './support/res'
+import express from 'express'
+import fw from '../src/index'
 
 const binary = (res: any, cb: (err: Error | null, body: Buffer) => void): void => {
   const chunks: Buffer[] = []
@@ -184,5 +186,55 @@ describe('res.send(Function)', () => {
     const res = await request(appWith((req, res) => res.send(() => 1))).get('/')
     expect(res.status).toBe(500)
     expect(res.text).toMatch(/^TypeError/)
+  })
+})
+
+describe('res.send() and a replaced global Buffer', () => {
+  // express@5.3's response.js and its ETag helper take Buffer from
+  // node:buffer: a global Buffer replaced by a polyfill (as some bundlers
+  // install one) is not what they call. Switchyard's response does the
+  // same (and a read of Node 20's global Buffer is a getter call:
+  // docs/design.md, Speed, item 40). The global is replaced only while the
+  // handler runs; every read of it is counted.
+  async function globalReads(lib: any, etag: boolean): Promise<{ reads: string[]; status: number; length: string; text: string }> {
+    const app = lib()
+    app.set('etag', etag)
+    const reads: string[] = []
+    app.get('/:kind', (req: any, res: any) => {
+      const bytes = Buffer.from('bytes')
+      const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'Buffer')!
+      const spy = new Proxy(Buffer, { get(target, key, receiver) { reads.push(String(key)); return Reflect.get(target, key, receiver) } })
+      Object.defineProperty(globalThis, 'Buffer', { value: spy, writable: true, configurable: true })
+      try {
+        if (req.params.kind === 'string') res.send('<p>héllo</p>')
+        else if (req.params.kind === 'json') res.json({ a: 'é', b: [1, 2] })
+        else res.send(bytes)
+      } finally {
+        Object.defineProperty(globalThis, 'Buffer', descriptor)
+      }
+    })
+    const answers = []
+    for (const kind of ['string', 'json', 'buffer']) {
+      const res = await request(app).get('/' + kind)
+      answers.push({ status: res.status, length: res.headers['content-length'], text: res.text })
+    }
+    return { reads, ...answers[0], texts: answers.map((a) => a.text), lengths: answers.map((a) => a.length) } as any
+  }
+
+  it('is not read by res.send or res.json, as in express@5.3 (no ETag)', async () => {
+    const ours = await globalReads(fw, false)
+    const theirs = await globalReads(express, false)
+    expect(ours).toEqual(theirs)
+    expect(ours.reads).toEqual([])
+  })
+
+  it('is not read with the default ETag either, and the answers are the same', async () => {
+    const ours = await globalReads(fw, true)
+    const theirs = await globalReads(express, true)
+    // (express's ETag goes through the etag package, which asks the global
+    // Buffer.isBuffer once per body; Switchyard makes the same tag without it)
+    expect({ ...ours, reads: undefined }).toEqual({ ...theirs, reads: undefined })
+    expect(ours.reads).toEqual([])
+    expect(theirs.reads).toEqual(['isBuffer', 'isBuffer', 'isBuffer'])
   })
 })

@@ -16,6 +16,19 @@ export interface DebugNamespace {
 const debugModule = createDebug as { namespaces?: unknown }
 
 /**
+ * The debug module's function keeps its settings as properties (`names`,
+ * `skips`, `formatters`, `namespaces`...), so many that V8 keeps them in
+ * dictionary mode, and each `on()` below read `namespaces` through a generic
+ * LoadIC call, once per router pass and per body read. V8 gives an object
+ * fast properties again when it becomes a function's `prototype` (objects
+ * built from it inherit from it): that is all this does. Nothing is added to
+ * or changed on the debug function; should a V8 keep it slow, only the
+ * saving is lost (docs/design.md, Speed, item 40).
+ */
+function FastProperties(): void {}
+FastProperties.prototype = debugModule
+
+/**
  * A namespace, as express@5.3 and the packages it installs name theirs.
  * `on()` asks `log.enabled` (a getter on a function object, a few hundred
  * instructions per request in the real server) only when the debug module's

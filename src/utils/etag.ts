@@ -9,6 +9,10 @@
 //   confirmed by comparing the whole body. A tag is a pure function of the
 //   body, so a cached tag is the tag; the cache only ever saves the hashing.
 import crypto from 'node:crypto'
+import nodeBuffer from 'node:buffer'
+
+/** node:buffer's Buffer, as Express's utils.js takes it for its ETags (see src/response.ts). */
+const Buffer = nodeBuffer.Buffer
 
 type HashFn = (data: string | Buffer) => string
 
