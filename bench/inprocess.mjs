@@ -36,6 +36,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { adopted } from './floor.mjs'
+import jsonPost from './scenarios/20-json-1kb.mjs'
+import formPost from './scenarios/21-urlencoded.mjs'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const require = createRequire(import.meta.url)
@@ -51,6 +53,12 @@ function nestedRouters(fw, handler) {
   api.use('/users', users)
   app.use('/api/:version', api)
   return [app, '/api/v1/users/42/posts/7']
+}
+
+/** A server scenario's POST (bench/scenarios): its path, and its method, headers and body with a Content-Length. */
+function posted({ request }) {
+  const body = Buffer.from(request.body)
+  return [request.path, { method: request.method, headers: { ...request.headers, 'content-length': String(body.length) }, body }]
 }
 
 /**
@@ -86,16 +94,16 @@ const scenarios = {
     const app = fw()
     app.use(fw.json())
     app.post('/items', (req, res) => { res.end(String(req.body.items.length)) })
-    const body = Buffer.from(JSON.stringify({ items: Array.from({ length: 28 }, (_, i) => ({ id: i, name: 'item-' + i, ok: i % 2 === 0 })) }))
-    return [app, '/items', undefined, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length) }, body }]
+    const [url, post] = posted(jsonPost)
+    return [app, url, undefined, post]
   },
   form: (fw) => {
     // POST a small form through the urlencoded parser (bench/scenarios/21-urlencoded.mjs)
     const app = fw()
     app.use(fw.urlencoded())
     app.post('/login', (req, res) => { res.send(req.body.name) })
-    const body = Buffer.from('name=Ada+Lovelace&email=ada%40example.com&role=admin&tags=math&tags=engines&remember=on')
-    return [app, '/login', undefined, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(body.length) }, body }]
+    const [url, post] = posted(formPost)
+    return [app, url, undefined, post]
   },
   param: (fw) => {
     const app = fw()

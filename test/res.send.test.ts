@@ -196,7 +196,8 @@ describe('res.send() and a replaced global Buffer', () => {
   // same (and a read of Node 20's global Buffer is a getter call:
   // docs/design.md, Speed, item 40). The global is replaced only while the
   // handler runs; every read of it is counted.
-  async function globalReads(lib: any, etag: boolean): Promise<{ reads: string[]; status: number; length: string; text: string }> {
+  interface Answer { status: number; length: string | undefined; text: string }
+  async function globalReads(lib: any, etag: boolean): Promise<{ reads: string[]; answers: Answer[] }> {
     const app = lib()
     app.set('etag', etag)
     const reads: string[] = []
@@ -213,12 +214,12 @@ describe('res.send() and a replaced global Buffer', () => {
         Object.defineProperty(globalThis, 'Buffer', descriptor)
       }
     })
-    const answers = []
+    const answers: Answer[] = []
     for (const kind of ['string', 'json', 'buffer']) {
       const res = await request(app).get('/' + kind)
       answers.push({ status: res.status, length: res.headers['content-length'], text: res.text })
     }
-    return { reads, ...answers[0], texts: answers.map((a) => a.text), lengths: answers.map((a) => a.length) } as any
+    return { reads, answers }
   }
 
   it('is not read by res.send or res.json, as in express@5.3 (no ETag)', async () => {
@@ -233,7 +234,7 @@ describe('res.send() and a replaced global Buffer', () => {
     const theirs = await globalReads(express, true)
     // (express's ETag goes through the etag package, which asks the global
     // Buffer.isBuffer once per body; Switchyard makes the same tag without it)
-    expect({ ...ours, reads: undefined }).toEqual({ ...theirs, reads: undefined })
+    expect(ours.answers).toEqual(theirs.answers)
     expect(ours.reads).toEqual([])
     expect(theirs.reads).toEqual(['isBuffer', 'isBuffer', 'isBuffer'])
   })
