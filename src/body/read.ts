@@ -1,9 +1,11 @@
 // The one read core shared by json, raw, text and urlencoded: skip rules,
 // charset policy, inflation, the size limit, verify, decoding, parsing, and
 // draining the request when anything goes wrong.
+import { AsyncResource } from 'node:async_hooks'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Readable, Transform } from 'node:stream'
 import zlib from 'node:zlib'
+import createError from 'http-errors'
 import getRawBody from 'raw-body'
 import iconv from 'iconv-lite'
 import onFinished from 'on-finished'
@@ -151,7 +153,10 @@ export function read(req: BodyRequest, res: ServerResponse, next: Next, reader: 
   // body-parser reads it, decoded chunk by chunk
   const decodeAs = charset !== null && reader.verify === undefined && stream.readableObjectMode === true ? charset : undefined
 
-  rawBody(stream, { length: declared, limit: reader.limit, encoding: decodeAs }, (err, buf: Buffer | string) => {
+  // a request's own bytes (the common case) are read here, raw-body's way;
+  // an inflated or object-mode stream goes through raw-body itself
+  const readWith = stream === req && decodeAs === undefined && haltable(stream) ? readBytes : rawBody
+  readWith(stream, { length: declared, limit: reader.limit, encoding: decodeAs }, (err, buf: Buffer | string) => {
     if (err) { fail(req, stream, readFailed(err), next); return }
     if (stream !== req) {
       // the inflater is done: detach it and let req flow, as body-parser does
@@ -222,4 +227,103 @@ function fail(req: IncomingMessage, stream: Readable, err: BodyError, next: Next
   // it runs in after it, which async_hooks report)
   onFinished(req, function onfinished() { next(err) })
   req.resume()
+}
+
+/** What read hands to raw-body, and to readBytes. */
+interface ReadOptions {
+  length: string | undefined
+  limit: number
+  encoding: string | undefined
+}
+
+type ReadCallback = (err: any, buf: Buffer | string) => void
+
+/**
+ * raw-body 3's read of a request's bytes (no decoding), with the same
+ * answers: the same checks in the same order, the same errors (http-errors
+ * objects with the same fields), the callback in an AsyncResource named as
+ * raw-body names it (async_hooks and AsyncLocalStorage see what they see
+ * with body-parser), a failed read's stream unpiped and paused. What it
+ * leaves out is what a read of a request never needs: raw-body's argument
+ * checks and option parsing (the options here are body-parser's, already
+ * checked), the decoder, and the `close` listener, which only takes the
+ * other listeners off a stream that closed without ending (Node emits
+ * `aborted` first; the listeners then stay on a closed stream that emits
+ * nothing more). Its listeners are methods of one object (no naming call per
+ * request) and are all removed when the read ends, as raw-body's are.
+ * Measured: ~4k instructions per body less than raw-body (design item 41).
+ */
+function readBytes(stream: Readable, options: ReadOptions, callback: ReadCallback): void {
+  const resource = new AsyncResource('bound-anonymous-fn')
+  const limit = options.limit
+  const declared = options.length
+  const length = declared != null && !isNaN(declared as unknown as number) ? parseInt(declared, 10) : null
+  // (before any listener is on, a failure is reported on the next tick, as raw-body reports it)
+  if (length !== null && length > limit) {
+    process.nextTick(halted, stream, resource, callback, createError(413, 'request entity too large', { expected: length, length, limit, type: 'entity.too.large' }))
+    return
+  }
+  const state = (stream as any)._readableState
+  if ((stream as any)._decoder || (state && (state.encoding || state.decoder))) {
+    process.nextTick(halted, stream, resource, callback, createError(500, 'stream encoding should not be set', { type: 'stream.encoding.set' }))
+    return
+  }
+  if (typeof stream.readable !== 'undefined' && !stream.readable) {
+    process.nextTick(halted, stream, resource, callback, createError(500, 'stream is not readable', { type: 'stream.not.readable' }))
+    return
+  }
+  let complete = false
+  let received = 0
+  const chunks: Buffer[] = []
+  // (methods, not nested functions: the build names each of those with a call per request)
+  const on = {
+    aborted(): void {
+      if (complete) return
+      on.fail(createError(400, 'request aborted', { code: 'ECONNABORTED', expected: length, length, received, type: 'request.aborted' }))
+    },
+    data(chunk: Buffer): void {
+      if (complete) return
+      received += chunk.length
+      if (received > limit) on.fail(createError(413, 'request entity too large', { limit, received, type: 'entity.too.large' }))
+      else chunks.push(chunk)
+    },
+    end(err?: unknown): void {
+      if (complete) return
+      if (err) on.fail(err)
+      else if (length !== null && received !== length) {
+        on.fail(createError(400, 'request size did not match content length', { expected: length, length, received, type: 'request.size.invalid' }))
+      } else {
+        on.off()
+        resource.runInAsyncScope(callback, null, null, Buffer.concat(chunks))
+      }
+    },
+    fail(err: unknown): void {
+      on.off()
+      halted(stream, resource, callback, err)
+    },
+    /** The read is over: every listener comes off. */
+    off(): void {
+      complete = true
+      stream.removeListener('aborted', on.aborted)
+      stream.removeListener('data', on.data)
+      stream.removeListener('end', on.end)
+      stream.removeListener('error', on.end)
+    }
+  }
+  stream.on('aborted', on.aborted)
+  stream.on('data', on.data)
+  stream.on('end', on.end)
+  stream.on('error', on.end)
+}
+
+/** Has the stream the `unpipe` and `pause` with which raw-body stops a stream whose read failed (a hand-made request may not)? */
+function haltable(stream: Readable): boolean {
+  return typeof stream.unpipe === 'function' && typeof stream.pause === 'function'
+}
+
+/** A failed read's end: the stream unpiped and paused (as raw-body leaves it), then the callback with the error. */
+function halted(stream: Readable, resource: AsyncResource, callback: ReadCallback, err: unknown): void {
+  stream.unpipe()
+  stream.pause()
+  resource.runInAsyncScope(callback, null, err)
 }

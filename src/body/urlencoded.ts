@@ -186,6 +186,7 @@ export function parseFlat(body: string, limit: number): Record<string, unknown> 
   let valueMarks = 0
   for (let i = 0; i < end; i++) {
     const c = body.charCodeAt(i)
+    if (c > CLOSE) continue // lower-case letters and most others: nothing to note
     if (c === AMP) {
       if (++parts > limit) throw tooManyParameters()
       if (i > start) addPart(out, body, start, eq, i, keyMarks, valueMarks)
@@ -218,11 +219,11 @@ function addPart(out: Record<string, unknown>, body: string, start: number, eq: 
   let key: string
   let value: string
   if (eq === -1) {
-    key = decodePart(body.slice(start, end), keyMarks)
+    key = decodePart(body, start, end, keyMarks)
     value = ''
   } else {
-    key = decodePart(body.slice(start, eq), keyMarks)
-    value = decodePart(body.slice(eq + 1, end), valueMarks)
+    key = decodePart(body, start, eq, keyMarks)
+    value = decodePart(body, eq + 1, end, valueMarks)
   }
   if (key === '' || key === '__proto__') return
   if (!hasOwn.call(out, key)) out[key] = value
@@ -233,11 +234,46 @@ function addPart(out: Record<string, unknown>, body: string, start: number, eq: 
   }
 }
 
-/** `+` is a space; percent-escapes decode as UTF-8, or stay as they are when malformed. */
-function decodePart(part: string, marks: number): string {
-  if (marks === 0) return part
+/**
+ * `body[start, end)` as qs decodes it: `+` is a space, then percent-escapes
+ * decode as UTF-8, and a part with a malformed one stays as it is (spaces
+ * only). Escapes of ASCII characters (`%00` to `%7F`) and `+` are decoded
+ * here in one pass; on any other escape, or a malformed one, the part goes
+ * through `decodeURIComponent` as qs does (design item 41).
+ */
+function decodePart(body: string, start: number, end: number, marks: number): string {
+  if (marks === 0) return body.slice(start, end)
+  let out = ''
+  let last = start // the first character not yet in out
+  for (let i = start; i < end; i++) {
+    const c = body.charCodeAt(i)
+    if (c === PLUS_SIGN) {
+      out += i > last ? body.slice(last, i) + ' ' : ' '
+      last = i + 1
+    } else if (c === PERCENT) {
+      const high = i + 2 < end ? hexValue(body.charCodeAt(i + 1)) : -1
+      const low = high === -1 ? -1 : hexValue(body.charCodeAt(i + 2))
+      // malformed, or past ASCII (a UTF-8 sequence to validate and join)
+      if (low === -1 || high > 7) return decodeSlow(body.slice(start, end), marks)
+      const decoded = String.fromCharCode(high * 16 + low)
+      out += i > last ? body.slice(last, i) + decoded : decoded
+      last = i + 3
+      i += 2
+    }
+  }
+  return last < end ? out + body.slice(last, end) : out
+}
+
+/** The value of one hexadecimal digit, or -1. */
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48 // 0-9
+  const lower = c | 0x20
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1 // a-f, A-F
+}
+
+/** qs's own decoding of a part: `+` to spaces, then decodeURIComponent, or the spaced part when it throws. */
+function decodeSlow(part: string, marks: number): string {
   const spaced = (marks & HAS_PLUS) === 0 ? part : part.replace(PLUS, ' ')
-  if ((marks & HAS_PERCENT) === 0) return spaced
   try {
     return decodeURIComponent(spaced)
   } catch {

@@ -122,7 +122,9 @@ describe('fw.urlencoded() flat bodies (the fast path beside qs)', () => {
   // answer must be qs's own, key order, value types and prototypes included.
   const pieces = ['a', 'b', 'A', '0', '1', '07', 'name', '=', '=', '&', '&', '&&', '+', '%20', '%2B', '%26', '%3D',
     '%E2%9C%93', '%C3%A9', '%', '%2', '%ZZ', '%E2%9C', '__proto__', '%5F_proto__', 'constructor', 'toString',
-    'hasOwnProperty', 'valueOf', '.', 'a.b', ';', ' ', 'é', '\u{1F600}', '%255B', 'utf8']
+    'hasOwnProperty', 'valueOf', '.', 'a.b', ';', ' ', 'é', '\u{1F600}', '%255B', 'utf8',
+    // escapes decoded without decodeURIComponent (ASCII) and beside it
+    '%41', '%7e', '%7F', '%7f', '%00', '%0a', '%2b', '%2f', '%40', '%80', '%c3%A9', '%C3', '%FF', '%4', '%g1', '%1G', '%%', 'z%', '{', '~']
   function generated(seed: number, count: number): string[] {
     let state = seed
     const random = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648)

@@ -513,3 +513,87 @@ describe('a hand-made request stream in object mode vs body-parser@2', () => {
     }
   }
 })
+
+describe('the read of a request\'s own bytes vs body-parser@2 (raw-body)', () => {
+  // src/body/read.ts reads a request's bytes itself (readBytes) rather than
+  // through raw-body: the errors, the async context the parser continues
+  // in, the listeners left on req and the stream's state must be raw-body's.
+  const stateOf = (req: any) => ({
+    listeners: ['aborted', 'close', 'data', 'end', 'error'].map((e) => req.listenerCount(e)),
+    flowing: req.readableFlowing,
+    paused: req.isPaused()
+  })
+  /** One request through [before, parser] on a side; what the error handler or the route saw. */
+  async function through(side: typeof fw | typeof express, before: Function, parser: (lib: any) => Function, body: string, chunked = false): Promise<any> {
+    let seen: any
+    const app: any = side()
+    app.use(before)
+    app.use(parser(side))
+    app.post('/', (req: any, res: any) => { seen = { body: req.body, state: stateOf(req) }; res.end() })
+    app.use((err: any, req: any, res: any, _next: any) => {
+      seen = {
+        error: {
+          class: err.constructor.name,
+          keys: Object.keys(err),
+          fields: Object.fromEntries(Object.keys(err).map((k) => [k, k === 'stack' ? undefined : err[k]])),
+          message: err.message
+        },
+        state: stateOf(req)
+      }
+      res.status(err.status).end()
+    })
+    const server = await serve(app)
+    try {
+      await send(server.port, { headers: JSON_CT, body, chunked })
+    } finally {
+      await server.close()
+    }
+    return seen
+  }
+  const pass = (_req: any, _res: any, next: any) => next()
+  const cases: Array<[string, Function, (lib: any) => Function, string, boolean?]> = [
+    ['a body read whole', pass, (l) => l.json(), '{"a":[1,2]}'],
+    ['a chunked body read whole', pass, (l) => l.json(), '{"a":[1,2]}', true],
+    ['413 by the declared length', pass, (l) => l.json({ limit: 3 }), '{"a":1}'],
+    ['413 by the bytes read', pass, (l) => l.json({ limit: 3 }), '{"a":1}', true],
+    ['400 when the Content-Length lies', (req: any, _res: any, next: any) => { req.headers['content-length'] = '10'; next() }, (l) => l.json(), '{"a":1}'],
+    ['500 with an encoding set', (req: any, _res: any, next: any) => { req.setEncoding('utf8'); next() }, (l) => l.json(), '{}'],
+    ['500 on a stream that is not readable', (req: any, _res: any, next: any) => { Object.defineProperty(req, 'readable', { value: false }); next() }, (l) => l.json(), '{}'],
+    // (the error comes with the first chunk, before the parser's own data listener sees it)
+    ['a stream error', (req: any, _res: any, next: any) => { req.once('data', () => req.emit('error', Object.assign(new Error('boom'), { status: 422 }))); next() }, (l) => l.json(), '{"a":1}', true]
+  ]
+  for (const [name, before, parser, body, chunked] of cases) {
+    it(name, async () => {
+      const ours = await through(fw, before, parser, body, chunked)
+      const theirs = await through(express, before, parser, body, chunked)
+      expect(ours).toBeDefined()
+      expect(ours).toEqual(theirs)
+    })
+  }
+
+  it('continues the parser in the async context it was called in, with one raw-body resource per read', async () => {
+    const { AsyncLocalStorage, createHook } = await import('node:async_hooks')
+    const als = new AsyncLocalStorage<string>()
+    const run = async (side: typeof fw | typeof express) => {
+      let store: unknown
+      let resources = 0
+      const hook = createHook({ init(_id, type) { if (type === 'bound-anonymous-fn') resources++ } })
+      const app: any = side()
+      app.use((_req: any, _res: any, next: any) => als.run('mine', next))
+      app.use(side.json())
+      app.post('/', (_req: any, res: any) => { store = als.getStore(); res.end() })
+      const server = await serve(app)
+      hook.enable()
+      try {
+        await send(server.port, { headers: JSON_CT, body: '{"a":1}', chunked: true })
+      } finally {
+        hook.disable()
+        await server.close()
+      }
+      return { store, resources }
+    }
+    const ours = await run(fw)
+    expect(ours).toEqual({ store: 'mine', resources: 1 })
+    expect(ours).toEqual(await run(express))
+  })
+})
