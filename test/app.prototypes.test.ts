@@ -135,6 +135,24 @@ describe('request and response prototypes', () => {
     expect(await get(port)).toBe('replaced')
   })
 
+  it('give app.response to a response that lacks it beside a request that has app.request, with or without X-Powered-By', async () => {
+    // (app.handle checks the response's prototype once when it sets
+    // X-Powered-By, and skips the second check only when that one passed)
+    for (const powered of [true, false]) {
+      const app = fw()
+      app.set('x-powered-by', powered)
+      let seen: unknown
+      app.get('/', (req: any, res: any, next: any) => { seen = [Object.getPrototypeOf(res) === app.response, res.getHeader('x-powered-by')]; next() })
+      const req: any = new http.IncomingMessage(new net.Socket())
+      Object.setPrototypeOf(req, app.request)
+      req.method = 'GET'
+      req.url = '/'
+      const res = new http.ServerResponse(req)
+      await new Promise<void>((resolve) => app.handle(req, res, () => resolve()))
+      expect(seen).toEqual([true, powered ? 'Switchyard' : undefined])
+    }
+  })
+
   it('leave a server with its own IncomingMessage class alone', async () => {
     class MyRequest extends http.IncomingMessage {
       mine = true
