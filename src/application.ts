@@ -177,10 +177,11 @@ application.handle = function handle(this: any, req: any, res: any, callback?: N
   // callback the router ends in the app's final handler (made once per app,
   // or with the env read for this request).
   const own = this.get === ownGet && this.enabled === ownEnabled && this.set === ownSet
-  let resBuilt = false
   // (the env is the one this request started with, as Express reads it: a
   // final handler per app, made again when the setting changed)
   const final = callback ? undefined : own ? finalFor(this, this.settings.env) : finalForEnv(this, this.get('env'))
+  // (whether res already has app.response, when the X-Powered-By check below asks)
+  let resBuilt = false
   if (own ? this.settings['x-powered-by'] : this.enabled('x-powered-by')) {
     // Express sets it through the setHeader res has before its prototype
     // changes: for a response an adopted server built with app.response

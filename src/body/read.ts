@@ -156,7 +156,7 @@ export function read(req: BodyRequest, res: ServerResponse, next: Next, reader: 
   // a request's own bytes (the common case) are read here, raw-body's way;
   // an inflated or object-mode stream goes through raw-body itself
   const readWith = stream === req && decodeAs === undefined && haltable(stream) ? readBytes : rawBody
-  readWith(stream, { length: declared, limit: reader.limit, encoding: decodeAs }, (err, buf: Buffer | string) => {
+  readWith(stream, { length: declared, limit: reader.limit, encoding: decodeAs, parsedLength: length }, (err, buf: Buffer | string) => {
     if (err) { fail(req, stream, readFailed(err), next); return }
     if (stream !== req) {
       // the inflater is done: detach it and let req flow, as body-parser does
@@ -234,6 +234,8 @@ interface ReadOptions {
   length: string | undefined
   limit: number
   encoding: string | undefined
+  /** `length` as raw-body makes a number of it, already made by read (raw-body ignores it) */
+  parsedLength: number | undefined
 }
 
 type ReadCallback = (err: any, buf: Buffer | string) => void
@@ -256,8 +258,7 @@ type ReadCallback = (err: any, buf: Buffer | string) => void
 function readBytes(stream: Readable, options: ReadOptions, callback: ReadCallback): void {
   const resource = new AsyncResource('bound-anonymous-fn')
   const limit = options.limit
-  const declared = options.length
-  const length = declared != null && !isNaN(declared as unknown as number) ? parseInt(declared, 10) : null
+  const length = options.parsedLength ?? null
   // (before any listener is on, a failure is reported on the next tick, as raw-body reports it)
   if (length !== null && length > limit) {
     process.nextTick(halted, stream, resource, callback, createError(413, 'request entity too large', { expected: length, length, limit, type: 'entity.too.large' }))
