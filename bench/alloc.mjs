@@ -38,12 +38,12 @@ async function measure(file, impl, req) {
   const { child, port } = await startServer(file, impl, nodeFlags)
   child.removeAllListeners('exit')
   try {
-    await loadServer(port, req, { amount: warm })
+    await loadServer(port, req, { amount: warm }, 'warm-up')
     await ask(child, 'gc-start')
-    const counted = await loadServer(port, req, { amount: meas })
+    const counted = await loadServer(port, req, { amount: meas }, 'counted')
     const { gcs } = JSON.parse(await ask(child, 'alloc-stop'))
     await ask(child, 'alloc-start')
-    const sampled = await loadServer(port, req, { amount: meas })
+    const sampled = await loadServer(port, req, { amount: meas }, 'sampled')
     const { bytes, top } = JSON.parse(await ask(child, 'alloc-stop'))
     const n = sampled.requests.total || meas
     return { bytes: bytes / n, gcs, perRequestPause: (gcs.pauseMs * 1000) / (counted.requests.total || meas), top: top.map(([k, v]) => [k, v / n]) }

@@ -48,8 +48,8 @@ export async function pairs(file, req, competitor, base = 'switchyard') {
   other.child.removeAllListeners('exit')
   mine.child.removeAllListeners('exit')
   try {
-    await loadServer(other.port, req, { duration: seconds }) // warm-up
-    await loadServer(mine.port, req, { duration: seconds })
+    await loadServer(other.port, req, { duration: seconds }, 'warm-up')
+    await loadServer(mine.port, req, { duration: seconds }, 'warm-up')
     const ratios = []
     const us = { other: [], base: [] }
     for (let i = 0; i < count; i++) {

@@ -95,10 +95,12 @@ async function answer(port, req) {
 /**
  * Load `port` with the scenario's request over BENCH_CONNECTIONS keep-alive
  * connections, for `limit.duration` seconds or exactly `limit.amount`
- * requests (warning about non-2xx answers and errors); resolves with
- * autocannon's result. Shared by the runners of bench/.
+ * requests; resolves with autocannon's result. Non-2xx answers and errors
+ * are warned about, with `phase` (which load it was: 'warm-up', 'measured')
+ * and how many of the errors were autocannon's timeouts (no answer within
+ * 10 s, as can happen under valgrind). Shared by the runners of bench/.
  */
-export function loadServer(port, req, limit) {
+export function loadServer(port, req, limit, phase = 'load') {
   return new Promise((resolve, reject) => {
     autocannon({
       url: `http://127.0.0.1:${port}`,
@@ -107,7 +109,9 @@ export function loadServer(port, req, limit) {
       requests: [{ method: req.method || 'GET', path: req.path, headers: req.headers, body: req.body }]
     }, (err, result) => {
       if (err) return reject(err)
-      if (result.non2xx > 0 || result.errors > 0) console.error(`  warning: ${result.non2xx} non-2xx, ${result.errors} errors on port ${port}`)
+      if (result.non2xx > 0 || result.errors > 0) {
+        console.error(`  warning (${phase}): ${result.non2xx} non-2xx, ${result.errors} errors (${result.timeouts} timeouts) in ${result.requests.total} requests on port ${port}`)
+      }
       resolve(result)
     })
   })
@@ -121,7 +125,7 @@ export function loadServer(port, req, limit) {
  */
 export async function measureLoad(server, req, limit) {
   const before = Number(await ask(server.child, 'cpu'))
-  const result = await loadServer(server.port, req, limit)
+  const result = await loadServer(server.port, req, limit, 'measured')
   const after = Number(await ask(server.child, 'cpu'))
   return { cpu: (after - before) / result.requests.total, rps: result.requests.average }
 }
@@ -151,7 +155,7 @@ async function main() {
         } else if (got.type !== reference.type) {
           console.error(`  note: ${impl} sends Content-Type ${got.type}, ${reference.impl} ${reference.type}`)
         }
-        await loadServer(port, scenario.request, { duration: 1 }) // warm-up
+        await loadServer(port, scenario.request, { duration: 1 }, 'warm-up')
         const { cpu, rps } = await measureLoad({ child, port }, scenario.request, { duration: scenario.request.duration || duration })
         if (!(row.cpu[impl] <= cpu)) row.cpu[impl] = cpu
         if (!(row.rps[impl] >= rps)) row.rps[impl] = rps
