@@ -1,6 +1,6 @@
 import parseUrl from 'parseurl'
 import { debugNamespace } from '../utils/debug'
-import { Layer, directHandler, forwardRejection, kInternals, matchLayer, matchedPattern, ownMatcher, type Handler, type MatchResult } from './layer'
+import { Layer, ThenableSite, directHandler, forwardRejection, kInternals, matchLayer, matchedPattern, ownMatcher, type Handler, type MatchResult } from './layer'
 import { from, indexOf, kState, lookUp, newState, stateOf, type RouterState } from './stack'
 import { Route, truthy, useArguments } from './route'
 import { methods } from './methods'
@@ -347,7 +347,7 @@ class Dispatch {
 /** Run `router` for one request; at the end call `callback(err)`, or `final(req, res, err)` when there is no callback. */
 export function dispatch(router: Router, req: any, res: any, callback: Next | undefined, final?: (req: any, res: any, err: any) => void): void {
   refreshTracing()
-  if ((debugging = debug.on())) debugDispatch(req)
+  if ((debugging = debug.on()) === true) debugDispatch(req)
   const d = new Dispatch(router, req, res, callback, final)
   req.next = d.next
   req.baseUrl = d.parentUrl
@@ -392,56 +392,73 @@ function handOver(d: Dispatch, err: any): void {
 
 /**
  * The `next(err)` of one pass, the function handlers call. It is a method
- * named `next` (the build gives it no per-request naming call) and it is small: it takes the
- * common step itself and leaves every other one to `step`. Kept small, V8
- * compiles it into the handler that calls it; with the whole search inside it
- * was not, and each middleware of a pass-through chain cost about twice as
- * much (docs/design.md, Speed item 21).
+ * named `next` (the build gives it no per-request naming call) and it only
+ * calls `passOrStep`, which takes the common step itself and leaves every
+ * other one to `step`. Kept small, V8 compiles it into the handler that calls
+ * it; with the whole search inside it was not, and each middleware of a
+ * pass-through chain cost about twice as much (docs/design.md, Speed item 21).
  */
 function stepper(d: Dispatch): Next {
   // a method, so that it is named `next` as router@2.3's is, with no naming
   // call per request (the build's keepNames wraps arrows and function
   // expressions in one; a method is named by the language)
   return { next(err?: any): void {
-    // The common step, a middleware on '/' right after the last layer (a
-    // pass-through chain): it matches every path, strips nothing and takes no
-    // param triggers, so none of the search in `step` is needed. Taken only
-    // when the last layer left nothing to undo and req.url is the one already
-    // parsed (see Dispatch.lastUrl).
-    if (err === undefined && d.clean && d.sync < 100) {
-      const i = d.idx
-      const stack = d.stack
-      if (i < stack.length) {
-        const layer = stack[i]
-        const req = d.req
-        // (a layer of the router's own has internals: anything else put into
-        // the stack goes through step; sameParse spelled out, because calling
-        // it here cost 11.6k more instructions over 100 middlewares: design item 27)
-        const internals = layer[kInternals]
-        if (layer.slash === true && req._parsedUrl === d.lastParsed && req.url === d.lastUrl && internals !== undefined && ownMatcher(layer)) {
-          d.idx = i + 1
-          d.sync++
-          req[kMatchedRoute] = '/'
-          req.params = slashParams(d)
-          // what layer.handleRequest does, without its frame
-          const fn = directHandler(layer, internals)
-          const next = d.next
-          if (fn === undefined) {
-            layer.handleRequest(req, d.res, next)
-          } else {
-            try {
-              forwardRejection(fn(req, d.res, next), next)
-            } catch (e) {
-              next(e)
-            }
+    passOrStep(d, err)
+  } }.next
+}
+
+/**
+ * The common step, a middleware on '/' right after the last layer (a
+ * pass-through chain): it matches every path, strips nothing and takes no
+ * param triggers, so none of the search in `step` is needed. Taken only
+ * when the last layer left nothing to undo and req.url is the one already
+ * parsed (see Dispatch.lastUrl). Every other step goes to `step`.
+ *
+ * A function of the module's, not the body of `next`: each pass makes a
+ * `next` of its own, so V8 compiles `next` knowing only that its context is
+ * some pass's, and every module-level name read in its body (the functions
+ * called, the symbols) was a load through the context chain and a check that
+ * it still held what it held at compile time. Inlined into `next` as a known
+ * function, this body sees the module's context as a constant, and V8 folds
+ * those names away: 100 pass-through middlewares, in-process, 32,264 -> 28,634
+ * instructions per request (docs/design.md, Speed, item 43). Flags tested here
+ * are compared with `=== true`: they are always booleans, and a bare truth test
+ * of a field or variable V8 knows no type for compiles to five comparisons.
+ */
+function passOrStep(d: Dispatch, err: any): void {
+  if (err === undefined && d.clean === true && d.sync < 100) {
+    const i = d.idx
+    const stack = d.stack
+    if (i < stack.length) {
+      const layer = stack[i]
+      const req = d.req
+      // (a layer of the router's own has internals: anything else put into
+      // the stack goes through step; sameParse spelled out, because calling
+      // it here cost 11.6k more instructions over 100 middlewares: design item 27)
+      const internals = layer[kInternals]
+      if (layer.slash === true && req._parsedUrl === d.lastParsed && req.url === d.lastUrl && internals !== undefined && ownMatcher(layer)) {
+        d.idx = i + 1
+        d.sync++
+        req[kMatchedRoute] = '/'
+        req.params = slashParams(d)
+        // what layer.handleRequest does, without its frame
+        const fn = directHandler(layer, internals)
+        const next = d.next
+        if (fn === undefined) {
+          layer.handleRequest(req, d.res, next)
+        } else {
+          try {
+            forwardRejection(fn(req, d.res, next), next, ThenableSite.Middleware)
+          } catch (e) {
+            next(e)
           }
-          d.sync = 0
-          return
         }
+        d.sync = 0
+        return
       }
     }
-    step(d, err)
-  } }.next
+  }
+  step(d, err)
 }
 
 /** Are req.url and parseurl's cache still the ones the last parse saw? Then its pathname stands (see Dispatch.lastUrl). */
@@ -458,7 +475,7 @@ function step(d: Dispatch, err: any): void {
   // undefined, compiles to a call of V8's generic StrictEqual: item 39)
   let layerError = typeof err === 'string' && err === 'route' ? null : err
 
-  if (d.slashAdded) {
+  if (d.slashAdded === true) {
     // the '/' the mount put in front comes off again, unless the handler
     // rewrote req.url under a mount path without a trailing slash: then the
     // URL stays as it left it (router@2.3: a rewrite keeps its separator)
@@ -497,7 +514,7 @@ function step(d: Dispatch, err: any): void {
     path = pathnameOf(req)
     // (while DEBUG=router is on, a parse is never taken as the last one, so
     // the fast path, which prints nothing, is not taken: see debugging)
-    if (debugging || typeof url !== 'string') {
+    if (debugging === true || typeof url !== 'string') {
       d.lastUrl = ''
       d.lastParsed = NOT_PARSED
     } else {
@@ -517,7 +534,7 @@ function step(d: Dispatch, err: any): void {
   const index = indexOf(d.state, d.sensitive, d.strict)
   let literals: number[] | undefined
   let segments: number[] | undefined
-  if (index.keyed) {
+  if (index.keyed === true) {
     lookUp(index, path)
     literals = index.lastLiterals
     segments = index.lastSegments
@@ -532,7 +549,7 @@ function step(d: Dispatch, err: any): void {
   // params that mergeParams copies at once need no null prototype; with no
   // param trigger to run (they need the layer's own keys), the matcher merges
   // them itself (nothing but matchers runs in the loop, so this holds for it)
-  const base = d.plainParams && !hasAny(d.paramCallbacks) ? d.parentParams : undefined
+  const base = d.plainParams === true && !hasAny(d.paramCallbacks) ? d.parentParams : undefined
   let layer: Layer | undefined
   let found: MatchResult | null = null
 
@@ -603,7 +620,7 @@ function step(d: Dispatch, err: any): void {
   const route = layer.route
   if (route) req.route = route
   req[kMatchedRoute] = matchedPattern
-  req.params = d.mergeParams && !found.merged ? mergeParams(found.params, d.parentParams) : found.params
+  req.params = d.mergeParams === true && !found.merged ? mergeParams(found.params, d.parentParams) : found.params
   const paramCallbacks = d.paramCallbacks
   const keys = paramCallbacksFor(paramCallbacks, found.params)
   if (keys === undefined) {
@@ -626,7 +643,7 @@ function step(d: Dispatch, err: any): void {
 /** The params a '/' middleware gets: a fresh object (with the parent's under mergeParams). */
 function slashParams(d: Dispatch): Record<string, any> {
   // (an EmptyObject is {} in 16 bytes instead of 48: docs/design.md, Speed, item 31)
-  return d.mergeParams ? mergeParams(new EmptyObject(), d.parentParams) : new EmptyObject()
+  return d.mergeParams === true ? mergeParams(new EmptyObject(), d.parentParams) : new EmptyObject()
 }
 
 /** Call a middleware layer: strip its matched path from req.url (into req.baseUrl) first. */
@@ -642,7 +659,7 @@ function enter(d: Dispatch, layer: Layer, layerError: any, layerPath: string, pa
       d.next(layerError)
       return
     }
-    if (debugging) debugTrim(layerPath, req)
+    if (debugging === true) debugTrim(layerPath, req)
     const protohost = d.protohost
     d.removed = layerPath
     d.clean = false
@@ -653,7 +670,7 @@ function enter(d: Dispatch, layer: Layer, layerError: any, layerPath: string, pa
     }
     req.baseUrl = d.parentUrl + (layerPath[layerPath.length - 1] === '/' ? layerPath.slice(0, -1) : layerPath)
   }
-  if (anyTracing && !layer.slash) {
+  if (anyTracing === true && !layer.slash) {
     // tracing: the pattern of every mount above and of this layer, so that
     // this middleware and the routes below it report their full route
     // (a '/' middleware adds nothing to it)
@@ -662,7 +679,7 @@ function enter(d: Dispatch, layer: Layer, layerError: any, layerPath: string, pa
     d.clean = false
     req[kMountRoute] = joinPattern(saved, patternText(layer.rawPath))
   }
-  if (debugging) debugLayer(layer, layerPath, req)
+  if (debugging === true) debugLayer(layer, layerPath, req)
   if (layerError) layer.handleError(layerError, req, d.res, d.next)
   else layer.handleRequest(req, d.res, d.next)
 }
@@ -737,7 +754,7 @@ function processParams(callbacks: Record<string, ParamCallback[]>, keys: string[
       return
     }
     try {
-      forwardRejection(fn(req, res, paramCallback, value, key), paramCallback, true)
+      forwardRejection(fn(req, res, paramCallback, value, key), paramCallback, ThenableSite.Param)
     } catch (e) {
       paramCallback(e)
     }

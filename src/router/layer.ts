@@ -169,7 +169,7 @@ export class Layer {
       return
     }
     try {
-      forwardRejection(fn(req, res, next), next)
+      forwardRejection(fn(req, res, next), next, ThenableSite.Middleware, this)
     } catch (err) {
       next(err)
     }
@@ -187,7 +187,7 @@ export class Layer {
       return
     }
     try {
-      forwardRejection(fn(err, req, res, next), next)
+      forwardRejection(fn(err, req, res, next), next, ThenableSite.ErrorMiddleware, this)
     } catch (e) {
       next(e)
     }
@@ -292,15 +292,39 @@ export function rejectionError(reason: unknown): unknown {
 }
 
 /**
- * When a handler (or, with `param`, a param callback: router@2.3 words its
- * warning for those) returned a promise, send its rejection to `next`.
+ * Where a thenable that is not a native promise came from, as router@2.3's
+ * deprecation warnings tell them apart. depd warns once per call site, and
+ * router@2.3's sites are: a middleware, an error middleware, a route's
+ * handler, a route's error handler (four lines of its router and route
+ * that call the layer), any handler while its request channel is traced (one
+ * line inside its tracing), and a param callback, untraced and traced.
+ * Switchyard is one file, and depd keys a warning by the frames of its
+ * caller's stack, which within one file depend on how deep the call is; so
+ * the site is named by the caller, and each site warns once, from a line of
+ * its own (`warnThenable`).
  */
-export function forwardRejection(ret: unknown, next: (err?: any) => void, param?: boolean): void {
+export const enum ThenableSite {
+  Middleware = 0,
+  ErrorMiddleware = 1,
+  RouteHandler = 2,
+  RouteErrorHandler = 3,
+  Traced = 4,
+  Param = 5,
+  ParamTraced = 6
+}
+
+/**
+ * When a handler (or a param callback) returned a promise, send its
+ * rejection to `next`; `site` says where the call was made (see
+ * ThenableSite), and `layer`, when given, turns a middleware site into a
+ * route's when the layer is one of a route's handlers.
+ */
+export function forwardRejection(ret: unknown, next: (err?: any) => void, site: ThenableSite, layer?: Layer): void {
   // a function, not null, for the fulfilment: some thenables call it without
   // checking (router@2.3); a `then` that throws is caught by the caller and
   // goes to next, as a rejection would
   if (isThenable(ret)) {
-    warnThenable(ret, param === true)
+    warnThenable(ret, layer !== undefined && 'method' in layer ? site + 2 : site)
     ret.then(ignore, (reason: unknown) => next(rejectionError(reason)))
   }
 }
@@ -308,12 +332,36 @@ export function forwardRejection(ret: unknown, next: (err?: any) => void, param?
 /** router@2.3's deprecation warnings, under its namespace (as `deprecateExpress` in src/response.ts). */
 const deprecateRouter = depd('router')
 
-/** router@2.3's deprecation warning for a thenable that is not a native promise, from a handler or (`param`) a param callback. */
-export function warnThenable(ret: PromiseLike<unknown>, param: boolean): void {
-  if (!(ret instanceof Promise)) {
-    deprecateRouter(param
-      ? 'parameters that are Promise-like are deprecated, use a native Promise instead'
-      : 'handlers that are Promise-like are deprecated, use a native Promise instead')
+/** The sites that have warned already (see ThenableSite). */
+const warnedSites = [false, false, false, false, false, false, false]
+
+/** router@2.3's deprecation warning for a thenable that is not a native promise, once per site (each from its own line: see ThenableSite). */
+export function warnThenable(ret: PromiseLike<unknown>, site: ThenableSite): void {
+  if (ret instanceof Promise || warnedSites[site]) return
+  warnedSites[site] = true
+  const handlers = 'handlers that are Promise-like are deprecated, use a native Promise instead'
+  const params = 'parameters that are Promise-like are deprecated, use a native Promise instead'
+  switch (site) {
+    case ThenableSite.Middleware:
+      deprecateRouter(handlers)
+      break
+    case ThenableSite.ErrorMiddleware:
+      deprecateRouter(handlers)
+      break
+    case ThenableSite.RouteHandler:
+      deprecateRouter(handlers)
+      break
+    case ThenableSite.RouteErrorHandler:
+      deprecateRouter(handlers)
+      break
+    case ThenableSite.Traced:
+      deprecateRouter(handlers)
+      break
+    case ThenableSite.Param:
+      deprecateRouter(params)
+      break
+    default:
+      deprecateRouter(params)
   }
 }
 

@@ -9,7 +9,7 @@
 // Without subscribers nothing here runs: the router checks `layerActive()`
 // (a property read) before choosing the traced path, and allocates nothing.
 import dc from 'node:diagnostics_channel'
-import { isThenable, rejectionError, warnThenable, type Layer } from './layer'
+import { ThenableSite, isThenable, rejectionError, warnThenable, type Layer } from './layer'
 
 /** The kind of a traced call. */
 export type LayerKind = 'middleware' | 'request handler' | 'error handler'
@@ -132,7 +132,7 @@ const [requestStart, requestEnd, requestAsyncStart, requestAsyncEnd, requestErro
  * budget for the pass-through step (docs/design.md, Speed, item 33).
  */
 export function handlerTraced(): boolean {
-  if (requestTracing || layerTracing || requestStart.hasSubscribers || requestEnd.hasSubscribers || requestAsyncStart.hasSubscribers || requestAsyncEnd.hasSubscribers || requestError.hasSubscribers) {
+  if (requestTracing === true || layerTracing === true || requestStart.hasSubscribers || requestEnd.hasSubscribers || requestAsyncStart.hasSubscribers || requestAsyncEnd.hasSubscribers || requestError.hasSubscribers) {
     requestTraced()
     return handlerTracing
   }
@@ -197,7 +197,9 @@ export function traceCall(layer: Layer, kind: LayerKind, req: any, res: any, err
     return
   }
   if (isThenable(ret)) {
-    warnThenable(ret, false)
+    // (router@2.3 has no such channel: its site is the untraced call's)
+    const site = kind === 'error handler' ? ThenableSite.ErrorMiddleware : ThenableSite.Middleware
+    warnThenable(ret, 'method' in layer ? site + 2 : site)
     followLayerPromise(ctx, ret, ignoreValue, next)
   }
 }
@@ -374,7 +376,7 @@ export function traceRequestCall(exec: (next: (err?: any) => void) => unknown, c
     try {
       ret = exec(reporting)
       promised = isThenable(ret)
-      if (promised) warnThenable(ret, false)
+      if (promised) warnThenable(ret, ThenableSite.Traced)
       else ctx.result = ret
     } catch (err) {
       // forwarded as it is: a falsy throw routes as untraced
@@ -441,7 +443,7 @@ export function traceParamCall(fn: (...args: any[]) => unknown, ctx: RequestCont
       promised = isThenable(ret)
       if (!promised) ctx.result = ret
       else {
-        warnThenable(ret, true)
+        warnThenable(ret, ThenableSite.ParamTraced)
         try {
           ret.then((v: unknown) => settle(v, false), (reason: unknown) => rejected(rejectionError(reason)))
         } catch (err) {
@@ -490,7 +492,7 @@ function layerExec(layer: Layer, kind: LayerKind, req: any, res: any, err: unkno
     const ctx = contextFor(layer, req, res, kind)
     const ret = callInLayerChannel(ctx, layer, kind, req, res, err, next) as PromiseLike<unknown>
     if (!isThenable(ret)) return ret
-    warnThenable(ret, false)
+    warnThenable(ret, ThenableSite.Traced)
     return new Promise((resolve, reject) => followLayerPromise(ctx, ret, resolve, reject))
   }
 }

@@ -46,7 +46,8 @@ export function debugNamespace(name: string): DebugNamespace {
       const namespaces = debugModule.namespaces
       if (namespaces !== seen) {
         seen = namespaces
-        enabled = log.enabled
+        // (a boolean whatever `enabled` was set to: the router tests it with `=== true`)
+        enabled = !!log.enabled
       }
       return enabled
     }
