@@ -324,7 +324,7 @@ export function forwardRejection(ret: unknown, next: (err?: any) => void, site: 
   // checking (router@2.3); a `then` that throws is caught by the caller and
   // goes to next, as a rejection would
   if (isThenable(ret)) {
-    warnThenable(ret, layer !== undefined && 'method' in layer ? site + 2 : site)
+    warnThenable(ret, site, layer)
     ret.then(ignore, (reason: unknown) => next(rejectionError(reason)))
   }
 }
@@ -335,9 +335,17 @@ const deprecateRouter = depd('router')
 /** The sites that have warned already (see ThenableSite). */
 const warnedSites = [false, false, false, false, false, false, false]
 
-/** router@2.3's deprecation warning for a thenable that is not a native promise, once per site (each from its own line: see ThenableSite). */
-export function warnThenable(ret: PromiseLike<unknown>, site: ThenableSite): void {
-  if (ret instanceof Promise || warnedSites[site]) return
+/**
+ * router@2.3's deprecation warning for a thenable that is not a native
+ * promise, once per site (each from its own line: see ThenableSite); a
+ * middleware site is a route's when `layer` is one of a route's handlers.
+ * (Out of forwardRejection, which the pass-through step inlines: its size
+ * counts against V8's inlining budget there, docs/design.md, Speed, item 43.)
+ */
+export function warnThenable(ret: PromiseLike<unknown>, site: ThenableSite, layer?: Layer): void {
+  if (ret instanceof Promise) return
+  if (layer !== undefined && 'method' in layer) site += 2
+  if (warnedSites[site]) return
   warnedSites[site] = true
   const handlers = 'handlers that are Promise-like are deprecated, use a native Promise instead'
   const params = 'parameters that are Promise-like are deprecated, use a native Promise instead'

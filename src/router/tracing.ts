@@ -198,8 +198,7 @@ export function traceCall(layer: Layer, kind: LayerKind, req: any, res: any, err
   }
   if (isThenable(ret)) {
     // (router@2.3 has no such channel: its site is the untraced call's)
-    const site = kind === 'error handler' ? ThenableSite.ErrorMiddleware : ThenableSite.Middleware
-    warnThenable(ret, 'method' in layer ? site + 2 : site)
+    warnThenable(ret, kind === 'error handler' ? ThenableSite.ErrorMiddleware : ThenableSite.Middleware, layer)
     followLayerPromise(ctx, ret, ignoreValue, next)
   }
 }
