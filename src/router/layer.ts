@@ -349,6 +349,8 @@ export function warnThenable(ret: PromiseLike<unknown>, site: ThenableSite, laye
   warnedSites[site] = true
   const handlers = 'handlers that are Promise-like are deprecated, use a native Promise instead'
   const params = 'parameters that are Promise-like are deprecated, use a native Promise instead'
+  // (the same call on a line of its own for each site: depd keys a warning by
+  // the line that calls it, so two sites never share a key)
   switch (site) {
     case ThenableSite.Middleware:
       deprecateRouter(handlers)
