@@ -344,7 +344,8 @@ const warnedSites = [false, false, false, false, false, false, false]
  */
 export function warnThenable(ret: PromiseLike<unknown>, site: ThenableSite, layer?: Layer): void {
   if (ret instanceof Promise) return
-  if (layer !== undefined && 'method' in layer) site += 2
+  // (a route's handlers are the layers with a `method`)
+  if (layer !== undefined && 'method' in layer) site = site === ThenableSite.ErrorMiddleware ? ThenableSite.RouteErrorHandler : ThenableSite.RouteHandler
   if (warnedSites[site]) return
   warnedSites[site] = true
   const handlers = 'handlers that are Promise-like are deprecated, use a native Promise instead'
