@@ -169,8 +169,17 @@ application.handle = function handle(this: any, req: any, res: any, callback?: N
   const request = this.request
   const response = this.response
   // built by an adopted server (adoptServer) with the app's prototypes already
-  // (no req at all gets Express's TypeError below, at `req.res = res`)
-  const built = req !== null && req !== undefined && Object.getPrototypeOf(req) === request
+  // (no req at all gets Express's TypeError below, at `req.res = res`), and
+  // not yet seen by an app (req.res unset). Each Object.getPrototypeOf here
+  // comes right after a read of the same object: V8 then knows the object's
+  // map and reads the prototype from it, where the call alone goes into V8's
+  // runtime, ~120 instructions (docs/design.md, Speed, item 44).
+  let built = false
+  let fresh = false
+  if (req !== null && req !== undefined) {
+    fresh = req.res === undefined
+    built = Object.getPrototypeOf(req) === request
+  }
   // Express reads `env` (for its final handler) and `x-powered-by` through
   // app.get and app.enabled on every request; when a tool wrapped one of
   // those (or app.set, which they call), it sees the same reads. Without a
@@ -185,9 +194,10 @@ application.handle = function handle(this: any, req: any, res: any, callback?: N
   if (own ? this.settings['x-powered-by'] : this.enabled('x-powered-by')) {
     // Express sets it through the setHeader res has before its prototype
     // changes: for a response an adopted server built with app.response
-    // (and not seen by an app yet), that is the one of Node's class, not one
+    // beside this request (res.req, which Node sets, read first as above;
+    // and not seen by an app yet), that is the one of Node's class, not one
     // patched on app.response
-    resBuilt = built && req.res === undefined && Object.getPrototypeOf(res) === response
+    resBuilt = built && fresh && res.req === req && Object.getPrototypeOf(res) === response
     const set = resBuilt ? serverSetHeader() : res.setHeader
     if (typeof set !== 'function') methodOf(res, 'setHeader', 'res') // Express's TypeError for a res that is not one
     putHeaderWith(res, set, 'X-Powered-By', 'x-powered-by', 'Switchyard')
@@ -205,8 +215,7 @@ application.handle = function handle(this: any, req: any, res: any, callback?: N
     }
   } else if (!resBuilt) {
     // (not asked twice: when the X-Powered-By check above found res with
-    // app.response, nothing since then changed it. Each Object.getPrototypeOf
-    // here is a call into V8's runtime, ~90 instructions: item 42)
+    // app.response, nothing since then changed it; item 42)
     swapPrototype(res, response)
   }
   // (a dictionary, as Express makes it: half the instructions of a fast-mode
@@ -216,7 +225,17 @@ application.handle = function handle(this: any, req: any, res: any, callback?: N
   // (compared with the handle this module defined, not with Router.prototype's:
   // a tool may wrap either, and Express calls whatever router.handle is)
   if (router.handle === routerHandle) dispatch(router, req, res, callback, final)
-  else router.handle(req, res, callback ?? ((err?: any) => final!(req, res, err))) // wrapped by a tool: go through it
+  else handleWrapped(router, req, res, callback, final!) // wrapped by a tool: go through it
+}
+
+/**
+ * Call a router.handle a tool wrapped, with the final handler as its callback
+ * when there is none. (Apart from app.handle: a closure over req and res
+ * there would keep them in a context made for each request, and V8 could no
+ * longer tell that two reads of req are the same object; see above.)
+ */
+function handleWrapped(router: any, req: any, res: any, callback: Next | undefined, final: (req: any, res: any, err: any) => void): void {
+  router.handle(req, res, callback ?? ((err?: any) => final(req, res, err)))
 }
 
 /** The setHeader of Node's ServerResponse (read each time: a tool may patch it). */

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import fw from '../src/index'
+import express from 'express'
 import { swapPrototype } from '../src/utils/prototype'
 import v8 from 'node:v8'
 import net from 'node:net'
@@ -150,6 +151,31 @@ describe('request and response prototypes', () => {
       const res = new http.ServerResponse(req)
       await new Promise<void>((resolve) => app.handle(req, res, () => resolve()))
       expect(seen).toEqual([true, powered ? 'Switchyard' : undefined])
+    }
+  })
+
+  it('set X-Powered-By through app.response\'s setHeader for a response built for another request, as express@5 does', async () => {
+    // (only a response built with this very request, by an adopted server,
+    // has Node's class in Express when the header is set; any other is asked
+    // through the prototype it has)
+    for (const lib of [fw, express] as any[]) {
+      const app = lib()
+      const calls: string[] = []
+      const own = app.response.setHeader
+      app.response.setHeader = function (this: any, name: string, value: unknown) {
+        calls.push(name)
+        return own.call(this, name, value)
+      }
+      app.get('/', (req: any, res: any) => { res.end('ok') })
+      const req: any = new http.IncomingMessage(new net.Socket())
+      Object.setPrototypeOf(req, app.request)
+      req.method = 'GET'
+      req.url = '/'
+      const res: any = new http.ServerResponse(new http.IncomingMessage(new net.Socket()))
+      Object.setPrototypeOf(res, app.response)
+      res.end = () => res
+      app.handle(req, res)
+      expect(calls).toEqual(['X-Powered-By'])
     }
   })
 

@@ -630,9 +630,18 @@ function step(d: Dispatch, err: any): void {
     d.sync = 0
     return
   }
-  const matched = layer
-  const layerPath = found.path
-  processParams(paramCallbacks, keys, (d.paramCalled ??= Object.create(null)), req, d.res, matched, (perr?: any) => {
+  runParams(d, keys, layer, route, layerError, found.path, path)
+}
+
+/**
+ * Run the param triggers `keys` of a matched layer, then call it. (Apart
+ * from step: a closure there puts step's locals in a context, which the
+ * interpreter makes on every step and through which the optimized step
+ * reads them: docs/design.md, Speed, item 44.)
+ */
+function runParams(d: Dispatch, keys: string[], matched: Layer, route: any, layerError: any, layerPath: string, path: string): void {
+  const req = d.req
+  processParams(d.paramCallbacks, keys, (d.paramCalled ??= Object.create(null)), req, d.res, matched, (perr?: any) => {
     if (perr) d.next(layerError || perr)
     else if (route) matched.handleRequest(req, d.res, d.next)
     else enter(d, matched, layerError, layerPath, path)
