@@ -55,7 +55,7 @@ describe('the tag memo', () => {
     const tag = stringTag(base, base.length, true)
     expect(tag).toBe(etag(base, { weak: true }))
     expect(cacheSizes().weakLarge).toBeGreaterThan(0)
-    // 2048 characters are sampled every 32: positions 1, 33, 1000 are never read by the key
+    // 2048 characters are sampled every 128: positions 1, 33, 1000 are never read by the key
     for (const at of [1, 33, 1000, base.length - 1]) {
       const changed = base.slice(0, at) + 'r' + base.slice(at + 1)
       expect(stringTag(changed, changed.length, true)).toBe(etag(changed, { weak: true }))

@@ -56,14 +56,18 @@ const weakLarge = new Map<number, LargeEntry>()
 const strongLarge = new Map<number, LargeEntry>()
 
 /**
- * A key for a long body: its length and 64 characters spread over it. Two
+ * A key for a long body: its length and 16 characters spread over it. Two
  * bodies may share a key; the entry found is used only when its body is
  * equal to this one (a comparison of the whole string, far cheaper than
- * SHA-1: 2 KB compares in ~0.1 us and hashes in ~1.4 us).
+ * SHA-1: 2 KB compares in ~0.1 us and hashes in ~1.4 us). 16, not more:
+ * each sample of a body JSON.stringify made costs ~35 instructions (such a
+ * body is a cons string, read through its flattened part), and more
+ * samples only spare a recomputed tag when same-length bodies alternate
+ * (docs/design.md, Speed, item 45).
  */
 function sampleKey(body: string): number {
   const n = body.length
-  const step = (n >>> 6) || 1
+  const step = (n >>> 4) || 1
   let h = n
   for (let i = 0; i < n; i += step) h = (Math.imul(h, 31) + body.charCodeAt(i)) | 0
   return h
