@@ -155,12 +155,13 @@ describe('the built functions', () => {
   // this checks.
   // (routers do not share a map: each has an object of its own between it and
   // Router.prototype, as router@2.3 builds them, and V8 gives each its map)
-  // design items 31 and 37: the params of every middleware on '/' and of a
-  // mount path are small fast-mode objects (a {} reserves four fields; a
-  // mergeParams router below copies a mount's params for every layer, and
-  // copying from a dictionary goes through V8's runtime); a route's params and
-  // res.locals are dictionaries, as Express's Object.create(null) are (giving
-  // a fast object the null prototype is a runtime call that costs more).
+  // design items 31, 37 and 46: the params of every middleware on '/' are
+  // small fast-mode objects (a {} reserves four fields), and so are those of
+  // a mount that a mergeParams router below copies for every layer (copying
+  // from a dictionary goes through V8's runtime); a route's params, other
+  // mounts' params and res.locals are dictionaries, as Express's
+  // Object.create(null) are (giving a fast object the null prototype is a
+  // runtime call that costs more).
   // What a handler can observe of them is compared with express@5 in
   // test/diff/exactness.diff.test.ts
   test('the empty objects of the request path: fast where they are copied, dictionaries as Express\'s elsewhere', () => {
@@ -172,7 +173,12 @@ describe('the built functions', () => {
       const seen = {}
       const app = fw()
       app.use((req, res, next) => { seen.slashParams = fast(req.params); next() })
-      app.use('/static', (req, res, next) => { seen.mountParams = fast(req.params) && nullProto(req.params); next() })
+      // a mount's params: a dictionary, unless a mergeParams router below copies them (design item 46)
+      app.use('/static', (req, res, next) => { seen.mountParams = fast(req.params) + ' ' + nullProto(req.params); next() })
+      app.param('x', (req, res, next) => { seen.copiedMountParams = fast(req.params) + ' ' + nullProto(req.params); next() })
+      const merged = fw.Router({ mergeParams: true })
+      merged.get('/static', (req, res) => res.end())
+      app.use('/m/:x', merged)
       app.get('/static', (req, res) => {
         seen.routeParams = fast(req.params) + ' ' + nullProto(req.params)
         seen.locals = fast(res.locals) + ' ' + nullProto(res.locals)
@@ -181,17 +187,22 @@ describe('the built functions', () => {
         res.end()
       })
       const server = http.createServer(app).listen(0, () => {
-        http.get('http://127.0.0.1:' + server.address().port + '/static', (res) => {
+        const base = 'http://127.0.0.1:' + server.address().port
+        http.get(base + '/static', (res) => {
           res.resume()
-          res.on('end', () => {
-            server.close()
-            process.stdout.write(JSON.stringify(seen))
-          })
+          res.on('end', () => http.get(base + '/m/1/static', (res) => {
+            res.resume()
+            res.on('end', () => {
+              server.close()
+              process.stdout.write(JSON.stringify(seen))
+            })
+          }))
         })
       })`], { cwd: repoRoot, encoding: 'utf8' })
     expect(JSON.parse(out)).toEqual({
       slashParams: true,
-      mountParams: true,
+      mountParams: 'false true',
+      copiedMountParams: 'true true',
       routeParams: 'false true',
       locals: 'false true',
       localsKeys: 'k0,k1,k2,k3,k4,k5,k6,k7,k8,k9'

@@ -38,9 +38,15 @@ export interface LayerOptions {
 }
 
 /**
- * A compiled path matcher. `plain` (the router's own calls only): the params
- * may be an ordinary object, because the caller copies them into a new
- * object at once (mergeParams) and nothing else ever sees them. `base` (the
+ * A compiled path matcher. `plain` (the router's own calls only): `true`
+ * when the params may be an ordinary object, because the caller copies them
+ * into a new object at once (mergeParams) and nothing else ever sees them;
+ * `false` when they need the null prototype and a `mergeParams` router below
+ * will copy them (a mount's: kept in fast mode, which copies quickly);
+ * `undefined` when they need the null prototype and nothing is known to copy
+ * them (a dictionary then: `Object.create(null)` costs less than giving a
+ * fast object the null prototype, and no one can tell the two apart:
+ * docs/design.md, Speed, item 46). `base` (the
  * router's own calls only, under mergeParams): the parent's params; a
  * matcher that can, returns them merged with the captured ones, as
  * `mergeParams` in src/router/index.ts would (`merged: true`), in one new
@@ -76,6 +82,17 @@ export interface LayerInternals {
    */
   fn: Handler | undefined
   arity: number
+  /**
+   * The `plain` this layer's matchers get when it is a mount whose router
+   * does not copy the params at once (see Matcher): `false` (fast mode, then
+   * the null prototype) when the handler it was made with is a `mergeParams`
+   * router, which copies them for each of its layers; `undefined` (a
+   * dictionary) otherwise, since nothing copies them. Both have no
+   * prototype; only the cost differs (docs/design.md, Speed, item 46). Worked
+   * out once: should the handler be replaced, or a router be given
+   * `mergeParams` after it was mounted, it only copies more slowly.
+   */
+  mountPlain: false | undefined
 }
 
 /** The hidden key of a layer's LayerInternals: a layer's own keys stay router@2's, for tools that print or copy it. */
@@ -135,7 +152,8 @@ export class Layer {
       strict,
       end,
       fn,
-      arity: fn.length
+      arity: fn.length,
+      mountPlain: (fn as any).mergeParams ? false : undefined
     }
     Object.defineProperty(this, kInternals, { value: internals, writable: true, enumerable: false, configurable: true })
   }
@@ -230,6 +248,8 @@ function ownMatch(layer: Layer, path: string, plain?: boolean, base?: Record<str
     return { path: '', params: {}, merged: false }
   }
   const matchers = layer.matchers
+  // (a mount's params: a dictionary unless a mergeParams router copies them)
+  if (plain === false && layer.route === undefined) plain = layer[kInternals].mountPlain
   for (let i = 0; i < matchers.length; i++) {
     const m = matchers[i](path, plain, base)
     if (m) {
@@ -392,10 +412,10 @@ function compile(path: unknown, literal: string | undefined, sensitive: boolean,
  * one). A route's params (`end`) start as `Object.create(null)`, a
  * dictionary, as Express's do: `Object.setPrototypeOf` is a call into V8's
  * runtime that costs more than filling a dictionary and reading it back. A
- * mount's are filled as an ordinary object and then given the null
- * prototype, which keeps them in fast mode: a `mergeParams` router below
- * copies them for every layer, and copying from a dictionary costs more
- * (docs/design.md, Speed, item 37).
+ * mount's that a `mergeParams` router below copies (`plain` false) are
+ * filled as an ordinary object and then given the null prototype, which
+ * keeps them in fast mode: that router copies them for every layer, and
+ * copying from a dictionary costs more (docs/design.md, Speed, items 37 and 46).
  */
 function patternMatcher(path: string, sensitive: boolean, end: boolean, trailing: boolean): Matcher {
   const { regexp, keys } = pathToRegexp(path, { sensitive, end, trailing })
@@ -413,14 +433,14 @@ function patternMatcher(path: string, sensitive: boolean, end: boolean, trailing
     const m = regexp.exec(input)
     if (!m) return false
     const merged = base !== undefined && mergeable
-    const params: Record<string, any> = merged ? Object.assign({}, base) : dictionary || (end && plain !== true) ? Object.create(null) : {}
+    const params: Record<string, any> = merged ? Object.assign({}, base) : dictionary || (plain !== true && (end || plain === undefined)) ? Object.create(null) : {}
     for (let i = 1; i < m.length; i++) {
       const value = m[i]
       if (value === undefined) continue
       params[names[i - 1]] = wildcard[i - 1] ? value.split('/').map(decodeParam) : decodeParam(value)
     }
-    // (setPrototypeOf is the costliest line here: only for a mount's own params)
-    if (!dictionary && !end && !merged && plain !== true) Object.setPrototypeOf(params, null)
+    // (setPrototypeOf is the costliest line here: only for the params of a mount a mergeParams router copies)
+    if (!dictionary && !end && !merged && plain === false) Object.setPrototypeOf(params, null)
     return { path: m[0], params, merged }
   }
 }
@@ -558,7 +578,7 @@ function segmentMatcher(shape: SegmentParts, names: string[], dictionary: boolea
     if (stop === -1) return false
     const merged = base !== undefined && mergeable
     let scan = scans
-    const params: Record<string, any> = merged ? Object.assign({}, base) : dictionary || (end && plain !== true) ? Object.create(null) : {}
+    const params: Record<string, any> = merged ? Object.assign({}, base) : dictionary || (plain !== true && (end || plain === undefined)) ? Object.create(null) : {}
     let pos = 0
     let key = 0
     for (let k = 0; k < parts.length; k++) {
@@ -577,7 +597,7 @@ function segmentMatcher(shape: SegmentParts, names: string[], dictionary: boolea
         pos += part.length
       }
     }
-    if (!dictionary && !end && !merged && plain !== true) Object.setPrototypeOf(params, null)
+    if (!dictionary && !end && !merged && plain === false) Object.setPrototypeOf(params, null)
     return { path: stop === input.length ? input : input.slice(0, stop), params, merged }
   }
 }
@@ -674,15 +694,16 @@ function sameText(str: string, offset: number, lit: string, sensitive: boolean):
 /**
  * The params of a path without parameters: no prototype, as path-to-regexp
  * gives, unless `plain`; a copy of `base` when given (see Matcher). A
- * route's (`leaf`) are a dictionary, as Express makes them; a mount's are a
- * small fast-mode object given the null prototype (utils/prototype.ts),
- * because a `mergeParams` router below copies them for every layer it runs,
- * and `Object.assign` from a dictionary goes through V8's runtime
- * (docs/design.md, Speed, items 31 and 37).
+ * route's (`leaf`) are a dictionary, as Express makes them, and so are a
+ * mount's that nothing is known to copy (`plain` undefined); a mount's that
+ * a `mergeParams` router below copies for every layer it runs (`plain`
+ * false) are a small fast-mode object given the null prototype
+ * (utils/prototype.ts), because `Object.assign` from a dictionary goes
+ * through V8's runtime (docs/design.md, Speed, items 31, 37 and 46).
  */
 function emptyParams(plain: boolean | undefined, base: Record<string, any> | undefined, leaf: boolean): Record<string, any> {
   if (base !== undefined) return Object.assign({}, base)
-  return plain === true ? new EmptyObject() : leaf ? Object.create(null) : emptyNullObject()
+  return plain === true ? new EmptyObject() : leaf || plain === undefined ? Object.create(null) : emptyNullObject()
 }
 
 /** A match without parameters. */

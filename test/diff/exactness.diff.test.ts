@@ -429,6 +429,60 @@ describe('req.params of a static path', () => {
 
 
 
+describe("req.params of a mount (a dictionary unless a mergeParams router copies them: design item 46)", () => {
+  // a mount's params are made one way for a mergeParams router below and
+  // another for everything else; a param trigger sees the object itself
+  const mounts: Array<[string, string]> = [
+    ['a middleware', '/mw/1/x'],
+    ['a router', '/r/2/x'],
+    ['a mergeParams router', '/m/3/x'],
+    ['a sub-app', '/app/4/x'],
+    ['a mergeParams router without parameters', '/em/x'],
+    ['a router without parameters', '/e/x']
+  ]
+  for (const [label, path] of mounts) {
+    it(`on ${label}: the same object as in Express, to a param trigger and below`, async () => {
+      const r = await recorded((app, lib, record) => {
+        const look = (tag: string, p: any) => record({
+          tag,
+          nullProto: Object.getPrototypeOf(p) === null,
+          keys: Reflect.ownKeys(p),
+          json: JSON.stringify(p),
+          extensible: Object.isExtensible(p),
+          descriptor: Object.getOwnPropertyDescriptor(p, 'x')
+        })
+        app.param('x', (req: any, res: any, next: any, value: string) => {
+          look('trigger', req.params)
+          // written into the mount's own params: a mergeParams router below copies it
+          req.params.written = value + '!'
+          req.params.x = value + '?'
+          next()
+        })
+        const answer = (req: any, res: any) => { look('route', req.params); res.json(req.params) }
+        app.use('/mw/:x', (req: any, res: any) => { look('middleware', req.params); res.json(req.params) })
+        const plain = lib.Router()
+        plain.get('/x', answer)
+        app.use('/r/:x', plain)
+        const merged = lib.Router({ mergeParams: true })
+        merged.use((req: any, res: any, next: any) => { look('merged middleware', req.params); next() })
+        merged.get('/x', answer)
+        app.use('/m/:x', merged)
+        const sub = lib()
+        sub.get('/x', answer)
+        app.use('/app/:x', sub)
+        const emptyMerged = lib.Router({ mergeParams: true })
+        emptyMerged.get('/x', answer)
+        app.use('/em', (req: any, res: any, next: any) => { look('before', req.params); next() }, emptyMerged)
+        const empty = lib.Router()
+        empty.get('/x', answer)
+        app.use('/e', empty)
+      }, { path })
+      expect(r.switchyard).toEqual(r.express)
+      expect(r.switchyard.records.length).toBeGreaterThan(0)
+    })
+  }
+})
+
 describe('req.params of a middleware on / (a fresh empty object, made smaller: design item 31)', () => {
   it('is an ordinary empty object, a new one for each middleware, as {} is in Express', async () => {
     const r = await recorded((app, lib, record) => {
