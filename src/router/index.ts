@@ -1,10 +1,10 @@
-import parseUrl from 'parseurl'
 import { debugNamespace } from '../utils/debug'
 import { Layer, ThenableSite, directHandler, forwardRejection, kInternals, matchLayer, matchedPattern, ownMatcher, type Handler, type MatchResult } from './layer'
 import { from, indexOf, kState, lookUp, newState, stateOf, type RouterState } from './stack'
 import { Route, truthy, useArguments } from './route'
 import { methods } from './methods'
 import { EmptyObject, orderKeys } from '../utils/prototype'
+import { routerPathname, slowPathname } from '../utils/url'
 import { anyTracing, joinPattern, kMatchedRoute, kMountRoute, patternText, recordError, refreshTracing, requestTraced, traceParamCall, type RequestContext } from './tracing'
 
 export { Route }
@@ -210,14 +210,6 @@ function protohostOf(url: unknown): string {
   const end = search !== -1 ? search : url.length
   const fqdn = url.slice(0, end).indexOf('://')
   return fqdn !== -1 ? url.slice(0, url.indexOf('/', 3 + fqdn)) : ''
-}
-
-function pathnameOf(req: any): string | undefined {
-  try {
-    return parseUrl(req)?.pathname ?? undefined
-  } catch {
-    return undefined
-  }
 }
 
 /**
@@ -511,7 +503,7 @@ function step(d: Dispatch, err: any): void {
   let path: string | undefined
   if (typeof url === 'string' && sameParse(d, req)) path = d.lastPath
   else {
-    path = pathnameOf(req)
+    path = typeof url === 'string' ? routerPathname(req, url) : slowPathname(req)
     // (while DEBUG=router is on, a parse is never taken as the last one, so
     // the fast path, which prints nothing, is not taken: see debugging)
     if (debugging === true || typeof url !== 'string') {
@@ -672,10 +664,13 @@ function enter(d: Dispatch, layer: Layer, layerError: any, layerPath: string, pa
     const protohost = d.protohost
     d.removed = layerPath
     d.clean = false
-    req.url = protohost + req.url.slice(protohost.length + layerPath.length)
-    if (!protohost && req.url[0] !== '/') {
-      req.url = '/' + req.url
-      d.slashAdded = true
+    const url: string = req.url
+    req.url = protohost + url.slice(protohost.length + layerPath.length)
+    if (!protohost) {
+      if (req.url[0] !== '/') {
+        req.url = '/' + req.url
+        d.slashAdded = true
+      }
     }
     req.baseUrl = d.parentUrl + (layerPath[layerPath.length - 1] === '/' ? layerPath.slice(0, -1) : layerPath)
   }

@@ -1,0 +1,74 @@
+// The router's pathname of req.url (src/utils/url.ts): the answer and the
+// parse it leaves on req._parsedUrl are parseurl's, for every URL, whether
+// the router made the parse itself or handed the URL to parseurl.
+import parseurl from 'parseurl'
+import { describe, expect, it } from 'vitest'
+import { routerPathname } from '../src/utils/url'
+
+/** What a parse is made of, for comparing two: its class, its own keys in order, and their values. */
+function shape(parsed: any): unknown {
+  if (parsed === undefined || parsed === null) return parsed
+  return { proto: Object.getPrototypeOf(parsed), keys: Reflect.ownKeys(parsed), values: Reflect.ownKeys(parsed).map((k) => parsed[k]) }
+}
+
+/** Both ways of asking, each on a request of its own. */
+function both(url: string): { ours: unknown; theirs: unknown; ourParse: unknown; theirParse: unknown } {
+  const a: any = { url }
+  const b: any = { url }
+  const ours = routerPathname(a, url)
+  // (no pathname, null or absent, is undefined to the router: it stops there)
+  const theirs = parseurl(b)?.pathname ?? undefined
+  return { ours, theirs, ourParse: shape(a._parsedUrl), theirParse: shape(b._parsedUrl) }
+}
+
+const corpus = [
+  '/', '/a', '/a/b', '/a/b/', '//', '//a/b', '/a//b', '/users/42/posts/7',
+  '/?', '/a?', '/a?b', '/a?b=1&c=2', '/a?b=1?c=2', '/a?b#c', '/a#b', '/a#b?c', '/#',
+  '/a b', '/a\tb', '/a\nb', '/a\rb', '/a\fb', '/a\u00a0b', '/a\ufeffb', '/a\u000bb', '/a\u0000b', '/a\u007fb', '/a\u0080b', '/a\u00ffb', '/a\u0100b',
+  '/a?b c', '/a?b\u00a0', '/%20', '/a%3Fb', '/caf%C3%A9', '/é', '/a/b/c/d/e/f/g/h/i/j/k/l/m/n',
+  '', '*', 'a', 'http://host/a?b', 'http://host', '?a', ' /a', '\t/a'
+]
+
+describe('routerPathname gives parseurl\'s answer and leaves parseurl\'s parse', () => {
+  for (const url of corpus) {
+    it(`for ${JSON.stringify(url)}`, () => {
+      const r = both(url)
+      expect(r.ours).toBe(r.theirs)
+      expect(r.ourParse).toEqual(r.theirParse)
+    })
+  }
+
+  it('for random URLs made of the characters that matter', () => {
+    const chars = ['/', '/', '/', 'a', 'b', 'Z', '0', '%', '?', '?', '#', ' ', '\t', '\n', '\f', '\r', '\u000b', '\u00a0', '\ufeff', '\u00e9', '\u0100', '=', '&', '.', '-']
+    let seed = 7
+    const rand = (n: number) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % n }
+    for (let n = 0; n < 3000; n++) {
+      let url = rand(10) === 0 ? '' : '/'
+      const len = rand(14)
+      for (let i = 0; i < len; i++) url += chars[rand(chars.length)]
+      const r = both(url)
+      expect([url, r.ours]).toEqual([url, r.theirs])
+      expect([url, r.ourParse]).toEqual([url, r.theirParse])
+    }
+  })
+
+  it('keeps a parse still for this URL, as parseurl does, and replaces one for another', () => {
+    const req: any = { url: '/a?b=1' }
+    const kept = parseurl(req)
+    expect(routerPathname(req, req.url)).toBe('/a')
+    expect(req._parsedUrl).toBe(kept)
+    req.url = '/c'
+    expect(routerPathname(req, req.url)).toBe('/c')
+    expect(req._parsedUrl).not.toBe(kept)
+    expect(req._parsedUrl._raw).toBe('/c')
+    // and parseurl takes the router's parse as its own
+    expect(parseurl(req)).toBe(req._parsedUrl)
+  })
+
+  it('leaves a URL parseurl throws on with no pathname', () => {
+    const req: any = { url: '/a', _parsedUrl: undefined }
+    Object.defineProperty(req, 'url', { get: () => { throw new Error('no url') } })
+    // (the router passes the URL it read; parseurl reads it again and throws)
+    expect(routerPathname(req, 'http://[bad')).toBe(undefined)
+  })
+})
