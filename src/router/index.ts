@@ -664,13 +664,10 @@ function enter(d: Dispatch, layer: Layer, layerError: any, layerPath: string, pa
     const protohost = d.protohost
     d.removed = layerPath
     d.clean = false
-    const url: string = req.url
-    req.url = protohost + url.slice(protohost.length + layerPath.length)
-    if (!protohost) {
-      if (req.url[0] !== '/') {
-        req.url = '/' + req.url
-        d.slashAdded = true
-      }
+    req.url = protohost + req.url.slice(protohost.length + layerPath.length)
+    if (!protohost && req.url[0] !== '/') {
+      req.url = '/' + req.url
+      d.slashAdded = true
     }
     req.baseUrl = d.parentUrl + (layerPath[layerPath.length - 1] === '/' ? layerPath.slice(0, -1) : layerPath)
   }
