@@ -3,7 +3,7 @@
 // the router made the parse itself or handed the URL to parseurl.
 import parseurl from 'parseurl'
 import { describe, expect, it } from 'vitest'
-import { routerPathname } from '../src/utils/url'
+import { UNKNOWN, lastParsePlain, routerPathname } from '../src/utils/url'
 
 /** What a parse is made of, for comparing two: its class, its own keys in order, and their values. */
 function shape(parsed: any): unknown {
@@ -15,7 +15,7 @@ function shape(parsed: any): unknown {
 function both(url: string): { ours: unknown; theirs: unknown; ourParse: unknown; theirParse: unknown } {
   const a: any = { url }
   const b: any = { url }
-  const ours = routerPathname(a, url)
+  const ours = routerPathname(a, url, UNKNOWN)
   // (no pathname, null or absent, is undefined to the router: it stops there)
   const theirs = parseurl(b)?.pathname ?? undefined
   return { ours, theirs, ourParse: shape(a._parsedUrl), theirParse: shape(b._parsedUrl) }
@@ -55,20 +55,40 @@ describe('routerPathname gives parseurl\'s answer and leaves parseurl\'s parse',
   it('keeps a parse still for this URL, as parseurl does, and replaces one for another', () => {
     const req: any = { url: '/a?b=1' }
     const kept = parseurl(req)
-    expect(routerPathname(req, req.url)).toBe('/a')
+    expect(routerPathname(req, req.url, UNKNOWN)).toBe('/a')
     expect(req._parsedUrl).toBe(kept)
     req.url = '/c'
-    expect(routerPathname(req, req.url)).toBe('/c')
+    expect(routerPathname(req, req.url, UNKNOWN)).toBe('/c')
     expect(req._parsedUrl).not.toBe(kept)
     expect(req._parsedUrl._raw).toBe('/c')
     // and parseurl takes the router's parse as its own
     expect(parseurl(req)).toBe(req._parsedUrl)
   })
 
+  it('takes a known search for a plain URL, and says which parses were its own', () => {
+    // (what a router entering a mounted router passes on, design item 48)
+    for (const url of ['/', '/a', '/a/b/', '/?', '/a?', '/a?b=1?c=2', '/users/42/posts/7?x=/y']) {
+      const a: any = { url }
+      const b: any = { url }
+      expect(routerPathname(a, url, url.indexOf('?'))).toBe(parseurl(b)!.pathname)
+      expect(shape(a._parsedUrl)).toEqual(shape(b._parsedUrl))
+      expect(lastParsePlain()).toBe(true)
+    }
+    // a URL parseurl parses, and a parse kept: not the router's own
+    routerPathname({ url: '/a b' }, '/a b', UNKNOWN)
+    expect(lastParsePlain()).toBe(false)
+    const req: any = { url: '/a' }
+    parseurl(req)
+    routerPathname(req, req.url, UNKNOWN)
+    expect(lastParsePlain()).toBe(false)
+    routerPathname({ url: '/a' }, '/a', UNKNOWN)
+    expect(lastParsePlain()).toBe(true)
+  })
+
   it('leaves a URL parseurl throws on with no pathname', () => {
     const req: any = { url: '/a', _parsedUrl: undefined }
     Object.defineProperty(req, 'url', { get: () => { throw new Error('no url') } })
     // (the router passes the URL it read; parseurl reads it again and throws)
-    expect(routerPathname(req, 'http://[bad')).toBe(undefined)
+    expect(routerPathname(req, 'http://[bad', UNKNOWN)).toBe(undefined)
   })
 })

@@ -1,10 +1,10 @@
 import { debugNamespace } from '../utils/debug'
-import { Layer, ThenableSite, directHandler, forwardRejection, kInternals, matchLayer, matchedPattern, ownMatcher, type Handler, type MatchResult } from './layer'
+import { Layer, ThenableSite, directHandler, forwardRejection, kInternals, matchLayer, matchedPattern, ownMatcher, ownRouters, type Handler, type MatchResult } from './layer'
 import { from, indexOf, kState, lookUp, newState, stateOf, type RouterState } from './stack'
 import { Route, truthy, useArguments } from './route'
 import { methods } from './methods'
 import { EmptyObject, orderKeys } from '../utils/prototype'
-import { routerPathname, slowPathname } from '../utils/url'
+import { UNKNOWN, lastParsePlain, routerPathname, slowPathname } from '../utils/url'
 import { anyTracing, joinPattern, kMatchedRoute, kMountRoute, patternText, recordError, refreshTracing, requestTraced, traceParamCall, type RequestContext } from './tracing'
 
 export { Route }
@@ -104,6 +104,7 @@ export const Router = function Router(this: unknown, options?: RouterOptions): R
   const state = newState([])
   self.stack = state.view
   hide(self, kState, state)
+  ownRouters.add(self)
   return self
 } as unknown as { new (options?: RouterOptions): Router; (options?: RouterOptions): Router; prototype: any; Route: typeof Route }
 
@@ -311,8 +312,18 @@ class Dispatch {
   lastUrl = ''
   lastPath: string | undefined = undefined
   lastParsed: unknown = NOT_PARSED
+  /** the last parse was the router's own, of a plain URL (src/utils/url.ts): what a mount leaves of it is plain too */
+  lastPlain = false
+  /**
+   * A URL known to be plain, and where its search starts (-1: none): what
+   * the parent pass left in req.url when it entered this router directly
+   * (see enterRouter); '' and -2 (not known) otherwise. A step parsing this
+   * very URL skips the scan.
+   */
+  readonly knownUrl: string
+  readonly knownSearch: number
 
-  constructor(router: Router, req: any, res: any, callback: Next | undefined, final: ((req: any, res: any, err: any) => void) | undefined) {
+  constructor(router: Router, req: any, res: any, callback: Next | undefined, final: ((req: any, res: any, err: any) => void) | undefined, knownUrl: string, knownSearch: number) {
     this.state = stateOf(router)
     this.stack = this.state.stack
     this.sensitive = truthy(router.caseSensitive)
@@ -331,16 +342,18 @@ class Dispatch {
     this.parentNext = req.next
     this.parentMatched = req[kMatchedRoute]
     this.allowed = req.method === 'OPTIONS' ? [] : undefined
+    this.knownUrl = knownUrl
+    this.knownSearch = knownSearch
     // named `next` with no per-request naming call in the build (see stepper)
     this.next = stepper(this)
   }
 }
 
 /** Run `router` for one request; at the end call `callback(err)`, or `final(req, res, err)` when there is no callback. */
-export function dispatch(router: Router, req: any, res: any, callback: Next | undefined, final?: (req: any, res: any, err: any) => void): void {
+export function dispatch(router: Router, req: any, res: any, callback: Next | undefined, final?: (req: any, res: any, err: any) => void, knownUrl = '', knownSearch = -2): void {
   refreshTracing()
   if ((debugging = debug.on()) === true) debugDispatch(req)
-  const d = new Dispatch(router, req, res, callback, final)
+  const d = new Dispatch(router, req, res, callback, final, knownUrl, knownSearch)
   req.next = d.next
   req.baseUrl = d.parentUrl
   req.originalUrl = req.originalUrl || req.url
@@ -503,7 +516,14 @@ function step(d: Dispatch, err: any): void {
   let path: string | undefined
   if (typeof url === 'string' && sameParse(d, req)) path = d.lastPath
   else {
-    path = typeof url === 'string' ? routerPathname(req, url) : slowPathname(req)
+    if (typeof url === 'string') {
+      // (the search first: a string compared with the '' of most passes is a call of V8's StringEqual)
+      path = routerPathname(req, url, d.knownSearch !== -2 && url === d.knownUrl ? d.knownSearch : UNKNOWN)
+      d.lastPlain = lastParsePlain()
+    } else {
+      path = slowPathname(req)
+      d.lastPlain = false
+    }
     // (while DEBUG=router is on, a parse is never taken as the last one, so
     // the fast path, which prints nothing, is not taken: see debugging)
     if (debugging === true || typeof url !== 'string') {
@@ -650,6 +670,7 @@ function slashParams(d: Dispatch): Record<string, any> {
 /** Call a middleware layer: strip its matched path from req.url (into req.baseUrl) first. */
 function enter(d: Dispatch, layer: Layer, layerError: any, layerPath: string, path: string): void {
   const req = d.req
+  const url: unknown = req.url
   if (layerPath.length !== 0) {
     if (layerPath !== path.slice(0, layerPath.length)) {
       d.next(layerError)
@@ -681,8 +702,40 @@ function enter(d: Dispatch, layer: Layer, layerError: any, layerPath: string, pa
     req[kMountRoute] = joinPattern(saved, patternText(layer.rawPath))
   }
   if (debugging === true) debugLayer(layer, layerPath, req)
-  if (layerError) layer.handleError(layerError, req, d.res, d.next)
-  else layer.handleRequest(req, d.res, d.next)
+  if (layerError) {
+    layer.handleError(layerError, req, d.res, d.next)
+    return
+  }
+  const internals = layer[kInternals]
+  const fn = internals !== undefined ? directHandler(layer, internals) : undefined
+  if (fn !== undefined && fn === internals.router && (fn as Router).handle === routerHandle) {
+    // a router of this module's, whose call would only dispatch: entered
+    // directly, told what it can know of req.url (a plain URL stays plain
+    // when a mount cuts its path: its search moves with the cut)
+    let known = -2
+    if (d.lastPlain === true && url === d.lastUrl && d.protohost.length === 0) {
+      known = path.length === (url as string).length ? -1 : path.length - layerPath.length + (d.slashAdded === true ? 1 : 0)
+    }
+    enterRouter(d, fn as Router, known)
+  } else {
+    layer.handleRequest(req, d.res, d.next)
+  }
+}
+
+/**
+ * Call a mounted router of this module's as its layer would (a throw goes
+ * to next), without the frames of `layer.handleRequest`, the router function
+ * and `router.handle`, passing on where req.url's search starts when known
+ * (-2 when not): docs/design.md, Speed, item 48.
+ */
+function enterRouter(d: Dispatch, router: Router, knownSearch: number): void {
+  const req = d.req
+  const next = d.next
+  try {
+    dispatch(router, req, d.res, next, undefined, knownSearch === -2 ? '' : req.url, knownSearch)
+  } catch (err) {
+    next(err)
+  }
 }
 
 interface ParamState {

@@ -83,6 +83,13 @@ export interface LayerInternals {
   fn: Handler | undefined
   arity: number
   /**
+   * `fn` when it is a router made by this module's `Router()` (whose call
+   * does nothing but `router.handle(req, res, next)`), undefined otherwise:
+   * worked out with `arity`, once per handler. The router's pass may then
+   * enter it directly (src/router/index.ts, enterRouter).
+   */
+  router: Handler | undefined
+  /**
    * The `plain` this layer's matchers get when it is a mount whose router
    * does not copy the params at once (see Matcher): `false` (fast mode, then
    * the null prototype) when the handler it was made with is a `mergeParams`
@@ -94,6 +101,12 @@ export interface LayerInternals {
    */
   mountPlain: false | undefined
 }
+
+/**
+ * The routers `Router()` made (src/router/index.ts adds each): a function is
+ * one of them or not for good, whatever properties are copied onto it.
+ */
+export const ownRouters = new WeakSet<Function>()
 
 /** The hidden key of a layer's LayerInternals: a layer's own keys stay router@2's, for tools that print or copy it. */
 export const kInternals = Symbol('switchyard.layer.internals')
@@ -153,6 +166,7 @@ export class Layer {
       end,
       fn,
       arity: fn.length,
+      router: ownRouters.has(fn) ? fn : undefined,
       mountPlain: (fn as any).mergeParams ? false : undefined
     }
     Object.defineProperty(this, kInternals, { value: internals, writable: true, enumerable: false, configurable: true })
@@ -275,15 +289,20 @@ export function ownMatcher(layer: Layer): boolean {
   return layer.match === layerMatch
 }
 
+/** `Layer.prototype.handleRequest` as this module defines it (see directHandler). */
+const layerHandleRequest = Layer.prototype.handleRequest
+
 /**
  * The handler of a layer whose internals are `internals`, when a request may
- * call it directly, with no tracing and no arity check on the way: when it
- * takes at most three arguments and no one traces calls; otherwise undefined
- * (then go through `layer.handleRequest`).
+ * call it directly, with no tracing and no arity check on the way: when the
+ * layer's `handleRequest` is still this module's (a tool that patches
+ * `Layer.prototype.handleRequest`, or one layer's, sees every call, as it
+ * does in router@2.3), the handler takes at most three arguments and no one
+ * traces calls; otherwise undefined (then go through `layer.handleRequest`).
  */
 export function directHandler(layer: Layer, internals: LayerInternals): Handler | undefined {
   const fn = layer.handle
-  return handlerTraced() || arity(internals, fn) > 3 ? undefined : fn
+  return layer.handleRequest !== layerHandleRequest || handlerTraced() || arity(internals, fn) > 3 ? undefined : fn
 }
 
 /** `fn.length` for the layer's handler `fn`, read once per handler (see LayerInternals.arity). */
@@ -293,8 +312,15 @@ function arityOf(layer: Layer, fn: Handler): number {
 
 /** The same, from the layer's internals (the pass-through step has them in hand). */
 function arity(internals: LayerInternals, fn: Handler): number {
-  if (internals.fn === fn) return internals.arity
+  // (the rare case apart: this is compiled into the pass-through step, where
+  // each byte counts against V8's inlining budget, design item 43)
+  return internals.fn === fn ? internals.arity : newHandler(internals, fn)
+}
+
+/** A layer's handler was replaced: what is known of it, worked out again (see LayerInternals.arity and router). */
+function newHandler(internals: LayerInternals, fn: Handler): number {
   internals.fn = fn
+  internals.router = ownRouters.has(fn) ? fn : undefined
   return (internals.arity = fn.length)
 }
 

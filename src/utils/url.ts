@@ -36,6 +36,17 @@ function scan(url: string): number {
   return search
 }
 
+/** routerPathname's `known` when nothing is known: scan the URL. */
+export const UNKNOWN = -3
+
+/** Did the last routerPathname make the parse itself (then the URL is plain: see scan)? */
+let plain = false
+
+/** Was the URL routerPathname parsed last a plain one, parsed here (see scan)? */
+export function lastParsePlain(): boolean {
+  return plain
+}
+
 /** `parseurl(req).pathname`, or undefined when parseurl throws or gives none (the router then stops). */
 export function slowPathname(req: any): string | undefined {
   try {
@@ -54,15 +65,20 @@ export function slowPathname(req: any): string | undefined {
  * makes it (a `Url` with `path`, `href` and `pathname`, and `query` and
  * `search` when there is a '?', then `_raw`), after a scan of its own.
  * Every other URL goes to parseurl (docs/design.md, Speed, item 47).
- * @example req.url = '/users/42'; routerPathname(req, req.url) // '/users/42', req._parsedUrl set
+ * `known` is what the scan would return for `url` when that is known
+ * without it (where the search of a URL known to be plain starts, or -1),
+ * or UNKNOWN (docs/design.md, Speed, item 48).
+ * @example req.url = '/users/42'; routerPathname(req, req.url, UNKNOWN) // '/users/42', req._parsedUrl set
  */
-export function routerPathname(req: any, url: string): string | undefined {
+export function routerPathname(req: any, url: string, known: number): string | undefined {
   const parsed = req._parsedUrl
+  plain = false
   if (LegacyUrl === undefined || (typeof parsed === 'object' && parsed !== null && parsed instanceof LegacyUrl && parsed._raw === url)) {
     return slowPathname(req)
   }
-  const search = scan(url)
+  const search = known === UNKNOWN ? scan(url) : known
   if (search === -2) return slowPathname(req)
+  plain = true
   const u = new LegacyUrl()
   u.path = url
   u.href = url

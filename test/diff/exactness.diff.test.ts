@@ -709,6 +709,14 @@ describe('req._parsedUrl as the router leaves it', () => {
     const passing = lib.Router()
     passing.use(look('in router'))
     passing.use(look('in router again'))
+    // (routers in a router, on a path and on '/': the router enters them
+    // itself and tells them where the search starts, design item 48)
+    const deeper = lib.Router()
+    deeper.use(look('in a router in the router'))
+    passing.use('/b', deeper)
+    const atRoot = lib.Router()
+    atRoot.use(look("in a router on '/' in the router"))
+    passing.use(atRoot)
     const sub = lib()
     sub.use(look('in sub-app'))
     app.use(look('first'))
@@ -731,7 +739,7 @@ describe('req._parsedUrl as the router leaves it', () => {
     app.get('/a/:x', look('route'), (req: any, res: any) => res.json({ done: true }))
     app.use((req: any, res: any) => res.json({ fell: true }))
   }
-  for (const path of ['/a/b?x=1', '/a', '/b/c', '/a/b/', '/a/b?x=1?y=2', '/a?', '/a/b#frag', '/a/b%3F?c=d#e', '/a//b', '//a/b']) {
+  for (const path of ['/a/b?x=1', '/a', '/b/c', '/a/b/', '/a/b?x=1?y=2', '/a?', '/a/b#frag', '/a/b%3F?c=d#e', '/a//b', '//a/b', '/a/b/c?d=e', '/a/b?', '/A/B?x=/a/b', '/a/b/?x', '/a/bc?x=1']) {
     it(`is the same parse at every step for ${path}`, async () => {
       const r = await recorded(build, { method: 'GET', path })
       expect(r.switchyard).toEqual(r.express)
@@ -1517,6 +1525,126 @@ describe('req.path and req.query after a middleware rewrote req.url', () => {
       expect(r.switchyard).toEqual(r.express)
     })
   }
+})
+
+describe('a tool that patches Layer.prototype.handleRequest', () => {
+  // (APM tools reach the Layer class through a router's stack and wrap its
+  // methods; router@2.3 calls handleRequest for every layer it enters)
+  it('sees every layer entered, the pass-through middlewares and a mounted router included', async () => {
+    const seen: Record<string, string[][]> = {}
+    for (const [name, lib] of [['switchyard', fw], ['express', express]] as const) {
+      const app = (lib as Lib)()
+      app.use(function first(req: any, res: any, next: any) { next() })
+      app.use(function second(req: any, res: any, next: any) { next() })
+      app.use(function third(req: any, res: any, next: any) { next() })
+      const router = (lib as Lib).Router()
+      router.use(function inner(req: any, res: any, next: any) { next() })
+      router.get('/x', function leaf(req: any, res: any) { res.send('leaf') })
+      app.use('/r', router)
+      app.get('/', function root(req: any, res: any) { res.send('root') })
+      const proto = Object.getPrototypeOf(router.stack[0])
+      const original = proto.handleRequest
+      const calls: string[] = []
+      proto.handleRequest = function (this: any, req: any, res: any, next: any) {
+        calls.push(this.route ? 'route ' + this.route.path : this.name)
+        return original.call(this, req, res, next)
+      }
+      const server = await listen(app)
+      try {
+        seen[name] = []
+        for (const path of ['/', '/r/x']) {
+          calls.length = 0
+          const answer = await request(server.port, { path })
+          seen[name].push([String(answer.status), answer.body, ...calls])
+        }
+      } finally {
+        proto.handleRequest = original
+        await server.close()
+      }
+    }
+    expect(seen.switchyard).toEqual(seen.express)
+    expect(seen.express[1]).toEqual(['200', 'leaf', 'first', 'second', 'third', 'router', 'inner', 'route /x', 'leaf'])
+  })
+})
+
+describe('a mounted router, as tools wrap it after mounting', () => {
+  // (the router enters a mounted router of its own directly, design item 48:
+  // only while a call of it would do nothing else)
+  const cases: Array<[string, (router: any, app: any, record: (v: unknown) => void) => void]> = [
+    ['router.handle replaced on the instance', (router, app, record) => {
+      const original = router.handle
+      router.handle = function (this: any, req: any, res: any, next: any) {
+        record(['handle', this === router, req.url, req.baseUrl])
+        return original.call(this, req, res, next)
+      }
+    }],
+    ["the layer's handle wrapped", (router, app, record) => {
+      const layer = app.router.stack.find((l: any) => l.handle === router)
+      const original = layer.handle
+      layer.handle = function wrapped(req: any, res: any, next: any) {
+        record(['wrapped', req.url, req.baseUrl])
+        return original(req, res, next)
+      }
+    }],
+    ["the layer's handle a copy of the router, its own keys and symbols included", (router, app, record) => {
+      const layer = app.router.stack.find((l: any) => l.handle === router)
+      const copy: any = function (req: any, res: any, next: any) {
+        record(['copy', req.url, req.baseUrl])
+        router(req, res, next)
+      }
+      Object.defineProperties(copy, Object.getOwnPropertyDescriptors(router))
+      Object.setPrototypeOf(copy, Object.getPrototypeOf(router))
+      layer.handle = copy
+    }],
+    ['Router.prototype.handle replaced', (router, app, record) => {
+      const proto = Object.getPrototypeOf(Object.getPrototypeOf(router))
+      const original = proto.handle
+      proto.handle = function (this: any, req: any, res: any, next: any) {
+        record(['prototype handle', req.url])
+        return original.call(this, req, res, next)
+      }
+      app.use((req: any, res: any, next: any) => { proto.handle = original; next() })
+      app.use((err: any, req: any, res: any, next: any) => { proto.handle = original; next(err) })
+    }]
+  ]
+  for (const [label, wrap] of cases) {
+    it(label, async () => {
+      const r = await recorded((app, lib, record) => {
+        const router = lib.Router({ mergeParams: true })
+        router.get('/:id', (req: any, res: any) => res.json({ params: req.params, url: req.url, baseUrl: req.baseUrl }))
+        const inner = lib.Router()
+        inner.get('/y', (req: any, res: any) => res.send('inner ' + req.baseUrl))
+        router.use('/:id/in', inner)
+        app.use('/r/:top', router)
+        wrap(router, app, record)
+      }, { method: 'GET', path: '/r/t/42?q=1' })
+      expect(r.switchyard).toEqual(r.express)
+      expect(r.express.records.length).toBeGreaterThan(0)
+    })
+  }
+  it('a throw while entering a mounted router goes to the error handlers', async () => {
+    const r = await recorded((app, lib, record) => {
+      const router = lib.Router()
+      router.get('/x', (req: any, res: any) => res.send('x'))
+      app.use((req: any, res: any, next: any) => {
+        // req.next cannot be set the first time: the mounted router's pass sets it first
+        let value = req.next
+        let thrown = false
+        Object.defineProperty(req, 'next', {
+          get: () => value,
+          set: (v) => { if (!thrown) { thrown = true; throw new Error('no next') } value = v },
+          configurable: true,
+          enumerable: true
+        })
+        // (later: no handler's catch is on the stack when the router is entered)
+        setImmediate(next)
+      })
+      app.use('/m', router)
+      app.use((err: any, req: any, res: any, next: any) => { record(err.message); res.status(500).send('caught ' + err.message) })
+    }, { method: 'GET', path: '/m/x' })
+    expect(r.switchyard).toEqual(r.express)
+    expect(r.express.records).toEqual(['no next'])
+  })
 })
 
 describe('router objects, as code reflecting on them sees them', () => {
