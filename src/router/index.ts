@@ -1,5 +1,5 @@
 import { debugNamespace } from '../utils/debug'
-import { Layer, ThenableSite, directHandler, forwardRejection, kInternals, matchLayer, matchedPattern, ownMatcher, ownRouters, type Handler, type MatchResult } from './layer'
+import { Layer, ThenableSite, directHandler, forwardRejection, kInternals, matchLayer, matchedPattern, ownMatcher, ownRouters, prefixMatched, type Handler, type MatchResult } from './layer'
 import { from, indexOf, kState, lookUp, newState, stateOf, type RouterState } from './stack'
 import { Route, truthy, useArguments } from './route'
 import { methods } from './methods'
@@ -671,26 +671,49 @@ function slashParams(d: Dispatch): Record<string, any> {
 function enter(d: Dispatch, layer: Layer, layerError: any, layerPath: string, path: string): void {
   const req = d.req
   const url: unknown = req.url
+  // the URL left for the layer when it is what remains of the one step
+  // parsed (a setter on req.url may keep something else), for enterRouter
+  let left: string | undefined = url === d.lastUrl && path === d.lastPath ? d.lastUrl : undefined
+  const internals = layer[kInternals]
   if (layerPath.length !== 0) {
-    if (layerPath !== path.slice(0, layerPath.length)) {
-      d.next(layerError)
-      return
+    // router@2.3's two tests of the matched path: the start of the path,
+    // followed by '/' or the end (a character of a string is never '').
+    // They can only pass when the layer's own matcher made the match.
+    if (internals === undefined || !prefixMatched(layer, internals)) {
+      if (layerPath !== path.slice(0, layerPath.length)) {
+        d.next(layerError)
+        return
+      }
+      if (layerPath.length < path.length && path.charCodeAt(layerPath.length) !== 0x2f) {
+        d.next(layerError)
+        return
+      }
     }
-    const c = path[layerPath.length]
-    if (c && c !== '/') {
-      d.next(layerError)
-      return
-    }
+    const n = layerPath.length
     if (debugging === true) debugTrim(layerPath, req)
     const protohost = d.protohost
     d.removed = layerPath
     d.clean = false
-    req.url = protohost + req.url.slice(protohost.length + layerPath.length)
-    if (!protohost && req.url[0] !== '/') {
-      req.url = '/' + req.url
-      d.slashAdded = true
+    const rest: string = req.url.slice(protohost.length + n)
+    if (protohost.length !== 0) {
+      req.url = protohost + rest
+      left = undefined
+    } else {
+      // (req.url read back, as router@2.3 reads it; '' too gets its '/',
+      // its charCodeAt(0) being NaN)
+      req.url = rest
+      const cut: any = req.url
+      if (cut !== rest) left = undefined
+      if (typeof cut === 'string' ? cut.charCodeAt(0) !== 0x2f : cut[0] !== '/') {
+        const slashed = '/' + cut
+        req.url = slashed
+        d.slashAdded = true
+        if (left !== undefined) left = slashed
+      } else if (left !== undefined) {
+        left = rest
+      }
     }
-    req.baseUrl = d.parentUrl + (layerPath[layerPath.length - 1] === '/' ? layerPath.slice(0, -1) : layerPath)
+    req.baseUrl = d.parentUrl + (layerPath.charCodeAt(n - 1) === 0x2f ? layerPath.slice(0, -1) : layerPath)
   }
   if (anyTracing === true && !layer.slash) {
     // tracing: the pattern of every mount above and of this layer, so that
@@ -706,17 +729,18 @@ function enter(d: Dispatch, layer: Layer, layerError: any, layerPath: string, pa
     layer.handleError(layerError, req, d.res, d.next)
     return
   }
-  const internals = layer[kInternals]
   const fn = internals !== undefined ? directHandler(layer, internals) : undefined
   if (fn !== undefined && fn === internals.router && (fn as Router).handle === routerHandle) {
     // a router of this module's, whose call would only dispatch: entered
-    // directly, told what it can know of req.url (a plain URL stays plain
-    // when a mount cuts its path: its search moves with the cut)
-    let known = -2
-    if (d.lastPlain === true && url === d.lastUrl && d.protohost.length === 0) {
-      known = path.length === (url as string).length ? -1 : path.length - layerPath.length + (d.slashAdded === true ? 1 : 0)
+    // directly, told what is known of the URL left for it: a plain URL
+    // stays plain when a mount cuts its path, and its search moves with the
+    // cut (the URL step parsed had one when its pathname is shorter)
+    if (left !== undefined && d.lastPlain === true) {
+      const search = path.length === (url as string).length ? -1 : path.length - layerPath.length + (d.slashAdded === true ? 1 : 0)
+      enterRouter(d, fn as Router, left, search)
+    } else {
+      enterRouter(d, fn as Router, '', -2)
     }
-    enterRouter(d, fn as Router, known)
   } else {
     layer.handleRequest(req, d.res, d.next)
   }
@@ -725,14 +749,13 @@ function enter(d: Dispatch, layer: Layer, layerError: any, layerPath: string, pa
 /**
  * Call a mounted router of this module's as its layer would (a throw goes
  * to next), without the frames of `layer.handleRequest`, the router function
- * and `router.handle`, passing on where req.url's search starts when known
- * (-2 when not): docs/design.md, Speed, item 48.
+ * and `router.handle`, telling it a URL known to be plain and where its
+ * search starts ('' and -2 when none is known): docs/design.md, Speed, item 48.
  */
-function enterRouter(d: Dispatch, router: Router, knownSearch: number): void {
-  const req = d.req
+function enterRouter(d: Dispatch, router: Router, knownUrl: string, knownSearch: number): void {
   const next = d.next
   try {
-    dispatch(router, req, d.res, next, undefined, knownSearch === -2 ? '' : req.url, knownSearch)
+    dispatch(router, d.req, d.res, next, undefined, knownUrl, knownSearch)
   } catch (err) {
     next(err)
   }

@@ -90,6 +90,15 @@ export interface LayerInternals {
    */
   router: Handler | undefined
   /**
+   * The layer's matcher when it has one path, a string: the path it matches
+   * is then the start of the path it is given, followed by '/' or the end
+   * (path-to-regexp's patterns are anchored and end with that lookahead;
+   * the literal and segment matchers cut there). Not so for a regular
+   * expression, which may match anywhere. The router checks both only
+   * while `layer.matchers` still holds this one (see `prefixMatched`).
+   */
+  anchored: Matcher | undefined
+  /**
    * The `plain` this layer's matchers get when it is a mount whose router
    * does not copy the params at once (see Matcher): `false` (fast mode, then
    * the null prototype) when the handler it was made with is a `mergeParams`
@@ -167,6 +176,7 @@ export class Layer {
       fn,
       arity: fn.length,
       router: ownRouters.has(fn) ? fn : undefined,
+      anchored: paths.length === 1 && typeof paths[0] === 'string' ? this.matchers[0] : undefined,
       mountPlain: (fn as any).mergeParams ? false : undefined
     }
     Object.defineProperty(this, kInternals, { value: internals, writable: true, enumerable: false, configurable: true })
@@ -287,6 +297,20 @@ const layerMatch = Layer.prototype.match
 /** Is `layer.match` the one this module defined (so that matching without asking it is the same)? */
 export function ownMatcher(layer: Layer): boolean {
   return layer.match === layerMatch
+}
+
+/**
+ * Did the layer's own matcher give the match the router just took (its
+ * `match` and its one matcher still this module's, for a string path)? Then
+ * the matched path is the start of the path, followed by '/' or the end,
+ * and router@2.3's two tests of it before a middleware is entered can only
+ * pass (see LayerInternals.anchored).
+ */
+export function prefixMatched(layer: Layer, internals: LayerInternals): boolean {
+  const anchored = internals.anchored
+  if (anchored === undefined || layer.match !== layerMatch) return false
+  const matchers = layer.matchers
+  return matchers.length === 1 && matchers[0] === anchored
 }
 
 /** `Layer.prototype.handleRequest` as this module defines it (see directHandler). */

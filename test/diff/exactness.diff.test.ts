@@ -739,6 +739,36 @@ describe('req._parsedUrl as the router leaves it', () => {
     app.get('/a/:x', look('route'), (req: any, res: any) => res.json({ done: true }))
     app.use((req: any, res: any) => res.json({ fell: true }))
   }
+  for (const path of ['/a/b/c', '/a/b']) it(`is the same parse in routers in a router when a setter on req.url keeps something else, for ${path}`, async () => {
+    const r = await recorded((app, lib, record) => {
+      const look = (tag: string) => (req: any, res: any, next: any) => {
+        const p = req._parsedUrl
+        record({ tag, url: req.url, baseUrl: req.baseUrl, json: JSON.stringify(p), keys: p ? Reflect.ownKeys(p) : null })
+        next()
+      }
+      app.use((req: any, res: any, next: any) => {
+        // a URL cut by a mount gets a query of its own; an empty one gets one without its '/'
+        let value = req.url
+        Object.defineProperty(req, 'url', {
+          get: () => value,
+          set: (v) => { value = v === '' ? '?set=2' : v === '/b/c' ? '/b/c?set=1' : v },
+          configurable: true,
+          enumerable: true
+        })
+        next()
+      })
+      const inner = lib.Router()
+      inner.use(look('inner'))
+      inner.get('/c', look('route'), (req: any, res: any) => res.send('c ' + req.url))
+      inner.use((req: any, res: any) => res.send('end ' + req.url))
+      const outer = lib.Router()
+      outer.use(look('outer'))
+      outer.use('/b', inner)
+      app.use('/a', outer)
+    }, { method: 'GET', path })
+    expect(r.switchyard).toEqual(r.express)
+    expect(JSON.stringify(r.express.records)).toContain(path === '/a/b' ? 'set=2' : 'set=1')
+  })
   for (const path of ['/a/b?x=1', '/a', '/b/c', '/a/b/', '/a/b?x=1?y=2', '/a?', '/a/b#frag', '/a/b%3F?c=d#e', '/a//b', '//a/b', '/a/b/c?d=e', '/a/b?', '/A/B?x=/a/b', '/a/b/?x', '/a/bc?x=1']) {
     it(`is the same parse at every step for ${path}`, async () => {
       const r = await recorded(build, { method: 'GET', path })
@@ -1620,6 +1650,25 @@ describe('a mounted router, as tools wrap it after mounting', () => {
       }, { method: 'GET', path: '/r/t/42?q=1' })
       expect(r.switchyard).toEqual(r.express)
       expect(r.express.records.length).toBeGreaterThan(0)
+    })
+  }
+  for (const [label, matched] of [['not at the start of the path', '/r'], ['not followed by a slash', '/r/t/4']] as const) {
+    it(`a matcher replaced in layer.matchers, whose path is ${label}, does not enter the router`, async () => {
+      const r = await recorded((app, lib, record) => {
+        const router = lib.Router()
+        router.use((req: any, res: any) => res.send('entered ' + req.url + ' ' + req.baseUrl))
+        app.use('/r/:top', router)
+        const layer = app.router.stack.find((l: any) => l.handle === router)
+        const original = layer.matchers[0]
+        layer.matchers[0] = function (path: string, ...rest: unknown[]) {
+          const m = original.call(this, path, ...rest)
+          record(['matcher', path, Boolean(m)])
+          return m && { ...m, path: matched === '/r' ? path.slice(2) : matched }
+        }
+        app.use((req: any, res: any) => res.send('skipped ' + req.url))
+      }, { method: 'GET', path: '/r/t/42' })
+      expect(r.switchyard).toEqual(r.express)
+      expect(r.express.answer).toMatchObject({ body: 'skipped /r/t/42' })
     })
   }
   it('a throw while entering a mounted router goes to the error handlers', async () => {
