@@ -156,7 +156,10 @@ export function read(req: BodyRequest, res: ServerResponse, next: Next, reader: 
   // a request's own bytes (the common case) are read here, raw-body's way;
   // an inflated or object-mode stream goes through raw-body itself
   const readWith = stream === req && decodeAs === undefined && haltable(stream) ? readBytes : rawBody
-  readWith(stream, { length: declared, limit: reader.limit, encoding: decodeAs, parsedLength: length }, (err, buf: Buffer | string) => {
+  // (the bytes are only decoded when they have a charset and no `verify`
+  // sees them: then a body that came in one chunk is decoded from it)
+  const own = charset === null || reader.verify !== undefined
+  readWith(stream, { length: declared, limit: reader.limit, encoding: decodeAs, parsedLength: length, own }, (err, buf: Buffer | string) => {
     if (err) { fail(req, stream, readFailed(err), next); return }
     if (stream !== req) {
       // the inflater is done: detach it and let req flow, as body-parser does
@@ -236,6 +239,12 @@ interface ReadOptions {
   encoding: string | undefined
   /** `length` as raw-body makes a number of it, already made by read (raw-body ignores it) */
   parsedLength: number | undefined
+  /**
+   * Must the bytes be a Buffer of their own, as raw-body's `Buffer.concat`
+   * makes them (they become `req.body`, or `verify` gets them)? When not,
+   * readBytes hands over a body read in one chunk as it is (design item 49).
+   */
+  own: boolean
 }
 
 type ReadCallback = (err: any, buf: Buffer | string) => void
@@ -295,7 +304,10 @@ function readBytes(stream: Readable, options: ReadOptions, callback: ReadCallbac
         on.fail(createError(400, 'request size did not match content length', { expected: length, length, received, type: 'request.size.invalid' }))
       } else {
         on.off()
-        resource.runInAsyncScope(callback, null, null, Buffer.concat(chunks))
+        // (a chunk that is not a Buffer, from a hand-made stream, still goes
+        // through Buffer.concat, and fails there as it does in raw-body)
+        const one = chunks.length === 1 && !options.own ? chunks[0] : undefined
+        resource.runInAsyncScope(callback, null, null, one instanceof Buffer ? one : Buffer.concat(chunks))
       }
     },
     fail(err: unknown): void {
