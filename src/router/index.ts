@@ -729,17 +729,19 @@ function enter(d: Dispatch, layer: Layer, layerError: any, layerPath: string, pa
     layer.handleError(layerError, req, d.res, d.next)
     return
   }
-  const fn = internals !== undefined ? directHandler(layer, internals) : undefined
-  if (fn !== undefined && fn === internals.router && (fn as Router).handle === routerHandle) {
+  // (the router the layer's handler was last seen to be, if any: a handler
+  // replaced since is worked out by handleRequest, for the next request)
+  const router = internals !== undefined ? internals.router : undefined
+  if (router !== undefined && router === layer.handle && directHandler(layer, internals) !== undefined && (router as Router).handle === routerHandle) {
     // a router of this module's, whose call would only dispatch: entered
     // directly, told what is known of the URL left for it: a plain URL
     // stays plain when a mount cuts its path, and its search moves with the
     // cut (the URL step parsed had one when its pathname is shorter)
     if (left !== undefined && d.lastPlain === true) {
       const search = path.length === (url as string).length ? -1 : path.length - layerPath.length + (d.slashAdded === true ? 1 : 0)
-      enterRouter(d, fn as Router, left, search)
+      enterRouter(d, router as Router, left, search)
     } else {
-      enterRouter(d, fn as Router, '', -2)
+      enterRouter(d, router as Router, '', -2)
     }
   } else {
     layer.handleRequest(req, d.res, d.next)
