@@ -317,8 +317,8 @@ class Dispatch {
   /**
    * A URL known to be plain, and where its search starts (-1: none): what
    * the parent pass left in req.url when it entered this router directly
-   * (see enterRouter); '' and -2 (not known) otherwise. A step parsing this
-   * very URL skips the scan.
+   * (see enterRouter); '' and UNKNOWN otherwise. A step parsing this very
+   * URL skips the scan.
    */
   readonly knownUrl: string
   readonly knownSearch: number
@@ -350,7 +350,7 @@ class Dispatch {
 }
 
 /** Run `router` for one request; at the end call `callback(err)`, or `final(req, res, err)` when there is no callback. */
-export function dispatch(router: Router, req: any, res: any, callback: Next | undefined, final?: (req: any, res: any, err: any) => void, knownUrl = '', knownSearch = -2): void {
+export function dispatch(router: Router, req: any, res: any, callback: Next | undefined, final?: (req: any, res: any, err: any) => void, knownUrl = '', knownSearch = UNKNOWN): void {
   refreshTracing()
   if ((debugging = debug.on()) === true) debugDispatch(req)
   const d = new Dispatch(router, req, res, callback, final, knownUrl, knownSearch)
@@ -518,7 +518,7 @@ function step(d: Dispatch, err: any): void {
   else {
     if (typeof url === 'string') {
       // (the search first: a string compared with the '' of most passes is a call of V8's StringEqual)
-      path = routerPathname(req, url, d.knownSearch !== -2 && url === d.knownUrl ? d.knownSearch : UNKNOWN)
+      path = routerPathname(req, url, d.knownSearch !== UNKNOWN && url === d.knownUrl ? d.knownSearch : UNKNOWN)
       d.lastPlain = lastParsePlain()
     } else {
       path = slowPathname(req)
@@ -741,7 +741,7 @@ function enter(d: Dispatch, layer: Layer, layerError: any, layerPath: string, pa
       const search = path.length === (url as string).length ? -1 : path.length - layerPath.length + (d.slashAdded === true ? 1 : 0)
       enterRouter(d, router as Router, left, search)
     } else {
-      enterRouter(d, router as Router, '', -2)
+      enterRouter(d, router as Router, '', UNKNOWN)
     }
   } else {
     layer.handleRequest(req, d.res, d.next)
@@ -752,7 +752,7 @@ function enter(d: Dispatch, layer: Layer, layerError: any, layerPath: string, pa
  * Call a mounted router of this module's as its layer would (a throw goes
  * to next), without the frames of `layer.handleRequest`, the router function
  * and `router.handle`, telling it a URL known to be plain and where its
- * search starts ('' and -2 when none is known): docs/design.md, Speed, item 48.
+ * search starts ('' and UNKNOWN when none is known): docs/design.md, Speed, item 48.
  */
 function enterRouter(d: Dispatch, router: Router, knownUrl: string, knownSearch: number): void {
   const next = d.next

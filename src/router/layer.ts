@@ -308,7 +308,7 @@ export function ownMatcher(layer: Layer): boolean {
  */
 export function prefixMatched(layer: Layer, internals: LayerInternals): boolean {
   const anchored = internals.anchored
-  if (anchored === undefined || layer.match !== layerMatch) return false
+  if (anchored === undefined || !ownMatcher(layer)) return false
   const matchers = layer.matchers
   return matchers.length === 1 && matchers[0] === anchored
 }
