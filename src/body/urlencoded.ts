@@ -103,13 +103,15 @@ function compileParser(opts: Partial<UrlencodedOptions>): (body: string, charset
     'iso-8859-1': { ...base, charset: 'iso-8859-1' as const }
   }
   const sentinel = base.charsetSentinel
+  // the keys of this parser's last flat form (see parseFlat)
+  const keys = newKeyMemo()
   const parsing = extended ? 'parse extended urlencoding' : 'parse urlencoding'
   return (body, charset) => {
     // (the flat fast path counts as qs does only for a limit qs takes as it is, a number)
     if (charset === 'utf-8' && !sentinel && typeof parameterLimit === 'number') {
       let flat: Record<string, unknown> | undefined
       try {
-        flat = parseFlat(body, parameterLimit)
+        flat = parseFlat(body, parameterLimit, keys)
       } catch (err) {
         // (it throws only parameters.too.many)
         if (debug.on()) debug.log('too many parameters')
@@ -176,7 +178,7 @@ const HAS_PERCENT = 2
  * would. `test/body/urlencoded.test.ts` compares it with qs on generated
  * bodies.
  */
-export function parseFlat(body: string, limit: number): Record<string, unknown> | undefined {
+export function parseFlat(body: string, limit: number, keys?: KeyMemo): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {}
   const end = body.length
   let parts = 1
@@ -189,7 +191,7 @@ export function parseFlat(body: string, limit: number): Record<string, unknown> 
     if (c > CLOSE) continue // lower-case letters and most others: nothing to note
     if (c === AMP) {
       if (++parts > limit) throw tooManyParameters()
-      if (i > start) addPart(out, body, start, eq, i, keyMarks, valueMarks)
+      if (i > start) addPart(out, body, start, eq, i, keyMarks, valueMarks, keys, parts - 2)
       start = i + 1
       eq = -1
       keyMarks = 0
@@ -210,21 +212,48 @@ export function parseFlat(body: string, limit: number): Record<string, unknown> 
       return undefined
     }
   }
-  if (end > start) addPart(out, body, start, eq, end, keyMarks, valueMarks)
+  if (end > start) addPart(out, body, start, eq, end, keyMarks, valueMarks, keys, parts - 1)
   return out
 }
 
-/** Decode one part (`eq`: its first '=', or -1) and store it in `out` as qs would. */
-function addPart(out: Record<string, unknown>, body: string, start: number, eq: number, end: number, keyMarks: number, valueMarks: number): void {
+/**
+ * The keys of the last flat form a parser read, by part: most forms post
+ * the same fields in the same order every time. A key read again from
+ * here, compared by its characters, is the string V8 already keeps as a
+ * property name; one sliced from the body is new, and every lookup of it
+ * (`hasOwnProperty`, the store) first searches V8's string table
+ * (docs/design.md, Speed, item 50). Only the first KEY_PARTS parts, and
+ * keys of at most KEY_LENGTH characters, are kept.
+ */
+export type KeyMemo = string[]
+const KEY_PARTS = 32
+const KEY_LENGTH = 64
+
+/** Does `body` hold `key` at `start`? (A loop: the keys are short.) */
+function sameKey(body: string, start: number, key: string): boolean {
+  for (let i = 0; i < key.length; i++) if (body.charCodeAt(start + i) !== key.charCodeAt(i)) return false
+  return true
+}
+
+export function newKeyMemo(): KeyMemo {
+  return new Array<string>(KEY_PARTS).fill('')
+}
+
+/** Decode one part (`eq`: its first '=', or -1; `slot`: its place in the body) and store it in `out` as qs would. */
+function addPart(out: Record<string, unknown>, body: string, start: number, eq: number, end: number, keyMarks: number, valueMarks: number, keys: KeyMemo | undefined, slot: number): void {
+  const keyEnd = eq === -1 ? end : eq
   let key: string
-  let value: string
-  if (eq === -1) {
-    key = decodePart(body, start, end, keyMarks)
-    value = ''
+  if (keyMarks === 0 && keys !== undefined && slot < KEY_PARTS) {
+    const known = keys[slot]
+    if (known.length === keyEnd - start && sameKey(body, start, known)) key = known
+    else {
+      key = body.slice(start, keyEnd)
+      if (key.length <= KEY_LENGTH) keys[slot] = key
+    }
   } else {
-    key = decodePart(body, start, eq, keyMarks)
-    value = decodePart(body, eq + 1, end, valueMarks)
+    key = decodePart(body, start, keyEnd, keyMarks)
   }
+  const value = eq === -1 ? '' : decodePart(body, eq + 1, end, valueMarks)
   if (key === '' || key === '__proto__') return
   if (!hasOwn.call(out, key)) out[key] = value
   else {

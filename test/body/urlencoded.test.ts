@@ -4,7 +4,7 @@ import request from 'supertest'
 import fw from '../../src/index'
 import { bodyApp } from '../support/body'
 import qs from 'qs'
-import { parseFlat } from '../../src/body/urlencoded'
+import { newKeyMemo, parseFlat } from '../../src/body/urlencoded'
 
 const FORM = 'application/x-www-form-urlencoded'
 const post = (parser: Function, body: string, contentType = FORM) =>
@@ -146,6 +146,28 @@ describe('fw.urlencoded() flat bodies (the fast path beside qs)', () => {
       const ours = shape(parseFlat(body, 1000))
       expect(ours, body).toEqual(shape(qs.parse(body, qsOptions(false))))
       expect(ours, body).toEqual(shape(qs.parse(body, qsOptions(true))))
+    }
+  })
+
+  it('gives qs.parse\'s answer with keys read from the memo of the forms before (one memo, as a parser keeps)', () => {
+    // a parser remembers the keys of its last form by part: a key reused
+    // from there must be the one the body holds at that place, character
+    // for character (a prefix, a longer key, one letter off, an encoded one)
+    const keys = newKeyMemo()
+    const check = (body: string) => expect(shape(parseFlat(body, 1000, keys)), body).toEqual(shape(qs.parse(body, qsOptions(false))))
+    const forms = ['name=a&email=b&tags=1&tags=2', 'name=a&email=b&tags=1&tags=2', 'nam=a&emails=b&tagz=1&tags=2',
+      'name=a&email=b&tags=1&tags=2', 'nam%65=a&e+mail=b&tags&tags=2', 'name=a&email=b&tags=1&tags=2', 'Name=a&EMAIL=b&&tags=1',
+      '=x&name&email=&tags=1', '__proto__=1&name=2', 'name=1&__proto__=2&name=3', 'x'.repeat(65) + '=1&' + 'x'.repeat(64) + '=2',
+      'x'.repeat(65) + '=3&' + 'x'.repeat(64) + '=4', Array.from({ length: 40 }, (_, i) => 'k' + (i % 7) + '=' + i).join('&'),
+      Array.from({ length: 40 }, (_, i) => 'k' + (i % 5) + '=' + i).join('&'), 'name=a&email=b&tags=1&tags=2']
+    for (const body of forms) check(body)
+    // the same forms again in another order, then generated ones with few keys
+    for (const body of forms.slice().reverse()) check(body)
+    const few = ['a', 'b', 'ab', 'ba', 'abc', 'name', 'nam', 'names', '%61', 'a+b']
+    let state = 7
+    const random = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648)
+    for (let n = 0; n < 2000; n++) {
+      check(Array.from({ length: 1 + Math.floor(random() * 6) }, () => few[Math.floor(random() * few.length)] + '=' + n).join('&'))
     }
   })
 
