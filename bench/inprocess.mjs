@@ -105,6 +105,12 @@ const scenarios = {
     const [url, post] = posted(formPost)
     return [app, url, undefined, post]
   },
+  routes: (fw) => {
+    // 1,000 static routes, the last one hit (bench/scenarios/02-routes-1000.mjs)
+    const app = fw()
+    for (let i = 0; i < 1000; i++) app.get(`/route/${i}/item`, (req, res) => { res.end('route ' + i) })
+    return [app, '/route/999/item']
+  },
   param: (fw) => {
     const app = fw()
     app.get('/user/:id', (req, res) => { res.end(req.params.id) })
