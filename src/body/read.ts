@@ -40,8 +40,12 @@ export interface Reader {
   matches: Matcher
   /** The charset to decode with (null: keep the Buffer), or a 415 error to answer with. */
   charset: (req: IncomingMessage) => string | null | BodyError
-  /** Turn the decoded body into `req.body`; throwing gives a 400 (or the error's own status). */
-  parse: (body: string & Buffer, charset: string | null) => unknown
+  /**
+   * Turn the decoded body into `req.body`; throwing gives a 400 (or the
+   * error's own status). `bytes`: what a UTF-8 body was decoded from, when
+   * the read gave bytes (for the form's scan: src/body/urlencoded.ts).
+   */
+  parse: (body: string & Buffer, charset: string | null, bytes: Buffer | undefined) => unknown
   /** body-parser's debug namespace for this parser (`body-parser:json`...), with its messages. */
   debug: DebugNamespace
 }
@@ -192,8 +196,12 @@ function finish(req: BodyRequest, res: ServerResponse, next: Next, reader: Reade
   if (debug.on()) debug.log('parse body')
   let body: string | Buffer = buf
   try {
-    if (charset !== null && typeof buf !== 'string') body = decode(buf, charset)
-    req.body = reader.parse(body as string & Buffer, charset)
+    let bytes: Buffer | undefined
+    if (charset !== null && typeof buf !== 'string') {
+      body = decode(buf, charset)
+      if (charset === 'utf-8') bytes = buf
+    }
+    req.body = reader.parse(body as string & Buffer, charset, bytes)
   } catch (err) {
     next(parseFailed(err, body))
     return

@@ -83,7 +83,7 @@ function compileDepth(depth: unknown): number {
 const MIN_ARRAY_LIMIT = 100
 
 /** Build the parse function once: the qs options never change per request. */
-function compileParser(opts: Partial<UrlencodedOptions>): (body: string, charset: string | null) => unknown {
+function compileParser(opts: Partial<UrlencodedOptions>): (body: string, charset: string | null, bytes: Buffer | undefined) => unknown {
   const extended = Boolean(opts.extended)
   const parameterLimit = compileParameterLimit(opts.parameterLimit)
   const depth = extended ? compileDepth(opts.depth) : 0
@@ -106,12 +106,12 @@ function compileParser(opts: Partial<UrlencodedOptions>): (body: string, charset
   // the keys of this parser's last flat form (see parseFlat)
   const keys = newKeyMemo()
   const parsing = extended ? 'parse extended urlencoding' : 'parse urlencoding'
-  return (body, charset) => {
+  return (body, charset, bytes) => {
     // (the flat fast path counts as qs does only for a limit qs takes as it is, a number)
     if (charset === 'utf-8' && !sentinel && typeof parameterLimit === 'number') {
       let flat: Record<string, unknown> | undefined
       try {
-        flat = parseFlat(body, parameterLimit, keys)
+        flat = parseFlat(body, parameterLimit, keys, bytes)
       } catch (err) {
         // (it throws only parameters.too.many)
         if (debug.on()) debug.log('too many parameters')
@@ -176,22 +176,30 @@ const HAS_PERCENT = 2
  * one it gives up and returns undefined, for qs to parse the body. Past
  * `limit` parts it throws `parameters.too.many`, as counting them first
  * would. `test/body/urlencoded.test.ts` compares it with qs on generated
- * bodies.
+ * bodies. `keys`: the parser's memo of its last form (see KeyMemo).
+ * `bytes`: what `body` was decoded from as UTF-8, if known. When there are
+ * as many bytes as characters, each byte gave the character at its place
+ * (a byte below 0x80 itself, any other U+FFFD), and the scan reads the
+ * bytes: a byte of a Buffer is one load, where a string's `charCodeAt`
+ * reads the string's kind first.
  */
-export function parseFlat(body: string, limit: number, keys?: KeyMemo): Record<string, unknown> | undefined {
+export function parseFlat(body: string, limit: number, keys?: KeyMemo, bytes?: Uint8Array): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {}
   const end = body.length
+  // the bytes the body was decoded from, read instead of the string when
+  // each byte gave one character (design item 52)
+  const raw = bytes !== undefined && bytes.length === end ? bytes : undefined
   let parts = 1
   let start = 0 // of the current part
   let eq = -1 // its first '='
   let keyMarks = 0
   let valueMarks = 0
   for (let i = 0; i < end; i++) {
-    const c = body.charCodeAt(i)
+    const c = raw !== undefined ? raw[i] : body.charCodeAt(i)
     if (c > CLOSE) continue // lower-case letters and most others: nothing to note
     if (c === AMP) {
       if (++parts > limit) throw tooManyParameters()
-      if (i > start) addPart(out, body, start, eq, i, keyMarks, valueMarks, keys, parts - 2)
+      if (i > start) addPart(out, body, raw, start, eq, i, keyMarks, valueMarks, keys, parts - 2)
       start = i + 1
       eq = -1
       keyMarks = 0
@@ -212,7 +220,7 @@ export function parseFlat(body: string, limit: number, keys?: KeyMemo): Record<s
       return undefined
     }
   }
-  if (end > start) addPart(out, body, start, eq, end, keyMarks, valueMarks, keys, parts - 1)
+  if (end > start) addPart(out, body, raw, start, eq, end, keyMarks, valueMarks, keys, parts - 1)
   return out
 }
 
@@ -229,9 +237,17 @@ export type KeyMemo = string[]
 const KEY_PARTS = 32
 const KEY_LENGTH = 64
 
-/** Does `body` hold `key` at `start`? (A loop: the keys are short.) */
-function sameKey(body: string, start: number, key: string): boolean {
-  for (let i = 0; i < key.length; i++) if (body.charCodeAt(start + i) !== key.charCodeAt(i)) return false
+/**
+ * Does `body` hold `key` at `start`? (A loop: the keys are short.) With
+ * `raw`, the body's bytes, one per character: a byte below 0x80 is the
+ * character, any other is not (each such byte was decoded as U+FFFD), so a
+ * key's character above 0x7F is compared with the string's.
+ */
+function sameKey(body: string, raw: Uint8Array | undefined, start: number, key: string): boolean {
+  for (let i = 0; i < key.length; i++) {
+    const k = key.charCodeAt(i)
+    if ((raw !== undefined && k < 0x80 ? raw[start + i] : body.charCodeAt(start + i)) !== k) return false
+  }
   return true
 }
 
@@ -240,20 +256,20 @@ export function newKeyMemo(): KeyMemo {
 }
 
 /** Decode one part (`eq`: its first '=', or -1; `slot`: its place in the body) and store it in `out` as qs would. */
-function addPart(out: Record<string, unknown>, body: string, start: number, eq: number, end: number, keyMarks: number, valueMarks: number, keys: KeyMemo | undefined, slot: number): void {
+function addPart(out: Record<string, unknown>, body: string, raw: Uint8Array | undefined, start: number, eq: number, end: number, keyMarks: number, valueMarks: number, keys: KeyMemo | undefined, slot: number): void {
   const keyEnd = eq === -1 ? end : eq
   let key: string
   if (keyMarks === 0 && keys !== undefined && slot < KEY_PARTS) {
     const known = keys[slot]
-    if (known.length === keyEnd - start && sameKey(body, start, known)) key = known
+    if (known.length === keyEnd - start && sameKey(body, raw, start, known)) key = known
     else {
       key = body.slice(start, keyEnd)
       if (key.length <= KEY_LENGTH) keys[slot] = key
     }
   } else {
-    key = decodePart(body, start, keyEnd, keyMarks)
+    key = decodePart(body, raw, start, keyEnd, keyMarks)
   }
-  const value = eq === -1 ? '' : decodePart(body, eq + 1, end, valueMarks)
+  const value = eq === -1 ? '' : decodePart(body, raw, eq + 1, end, valueMarks)
   if (key === '' || key === '__proto__') return
   if (!hasOwn.call(out, key)) out[key] = value
   else {
@@ -270,12 +286,12 @@ function addPart(out: Record<string, unknown>, body: string, start: number, eq: 
  * here in one pass; on any other escape, or a malformed one, the part goes
  * through `decodeURIComponent` as qs does (design item 41).
  */
-function decodePart(body: string, start: number, end: number, marks: number): string {
+function decodePart(body: string, raw: Uint8Array | undefined, start: number, end: number, marks: number): string {
   if (marks === 0) return body.slice(start, end)
   let out = ''
   let last = start // the first character not yet in out
   for (let i = start; i < end; i++) {
-    const c = body.charCodeAt(i)
+    const c = raw !== undefined ? raw[i] : body.charCodeAt(i)
     if (c === PLUS_SIGN) {
       out += i > last ? body.slice(last, i) + ' ' : ' '
       last = i + 1
