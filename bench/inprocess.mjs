@@ -106,7 +106,10 @@ const scenarios = {
     return [app, url, undefined, post]
   },
   routes: (fw) => {
-    // 1,000 static routes, the last one hit (bench/scenarios/02-routes-1000.mjs)
+    // 1,000 static routes, the last one hit (bench/scenarios/02-routes-1000.mjs);
+    // its count is not steady: runs of one build read up to ~20% apart (its
+    // heap is large enough for a full collection to fall into one of the two
+    // run lengths or not), so compare builds on it with care (design item 51)
     const app = fw()
     for (let i = 0; i < 1000; i++) app.get(`/route/${i}/item`, (req, res) => { res.end('route ' + i) })
     return [app, '/route/999/item']

@@ -251,6 +251,7 @@ function sameKey(body: string, raw: Uint8Array | undefined, start: number, key: 
   return true
 }
 
+/** A parser's memo, with no keys yet. */
 export function newKeyMemo(): KeyMemo {
   return new Array<string>(KEY_PARTS).fill('')
 }

@@ -727,22 +727,29 @@ function indexKeys(literals: Array<string | undefined>, sensitive: boolean): str
   return out
 }
 
+/** Texts up to this length are compared by the loop alone: their slice would cost more. */
+const SHORT_TEXT = 3
+
 /**
  * Compare `str` from `offset` with `lit` (lower-case ASCII unless sensitive),
  * as a non-unicode /i regexp would. The caller has seen that `str` has
  * `lit.length` characters from `offset`. The same characters first, as one
- * comparison of strings: per character, each `charCodeAt` of a string V8
- * knows nothing of reads its kind again (~45 instructions a character,
- * against ~5 for the comparison and a slice: docs/design.md, Speed, item 51).
+ * comparison of strings: in the loop, each `charCodeAt` of a string V8
+ * knows nothing of reads its kind again, ~40 instructions a character; a
+ * slice and `===` cost about a quarter of that (docs/design.md, Speed, item 51).
  */
 function sameText(str: string, offset: number, lit: string, sensitive: boolean): boolean {
   const n = lit.length
-  if ((offset === 0 && str.length === n ? str : str.slice(offset, offset + n)) === lit) return true
-  if (sensitive) return false
+  const whole = offset === 0 && str.length === n
+  if (whole || n > SHORT_TEXT) {
+    if ((whole ? str : str.slice(offset, offset + n)) === lit) return true
+    if (sensitive) return false
+  }
   for (let i = 0; i < n; i++) {
     const a = str.charCodeAt(offset + i)
     const b = lit.charCodeAt(i)
     if (a === b) continue
+    if (sensitive) return false
     // ASCII letters only: b is already lower case
     if (a >= 0x41 && a <= 0x5a && (a | 0x20) === b) continue
     return false
