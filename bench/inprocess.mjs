@@ -133,6 +133,12 @@ const scenarios = {
     app.use('/a', a)
     return [app, '/a/b/c/d']
   },
+  handlers: (fw) => {
+    // a route with two handlers (a check, then the answer): a pass through the route's stack
+    const app = fw()
+    app.get('/', (req, res, next) => { next() }, (req, res) => { res.end('Hello World') })
+    return [app, '/']
+  },
   params3: (fw) => {
     const app = fw()
     app.get('/a/:x/b/:y/c/:z', (req, res) => { res.end(req.params.x + req.params.y + req.params.z) })

@@ -261,7 +261,7 @@ const NOT_PARSED: object = Object.freeze({})
 // One Dispatch per pass of a request through a router: the state that Express
 // keeps in closures, in one object, plus the one `next` function handlers get.
 
-class Dispatch {
+interface Dispatch {
   readonly state: RouterState
   readonly stack: Layer[]
   /** the router's options, read when the pass starts */
@@ -287,15 +287,15 @@ class Dispatch {
   /** the methods seen on matching routes, for an automatic OPTIONS answer */
   readonly allowed: string[] | undefined
   readonly next: Next
-  idx = 0
-  removed = ''
-  slashAdded = false
+  idx: number
+  removed: string
+  slashAdded: boolean
   /** nothing for the next step to undo: `removed` is '', `slashAdded` false and `mountSaved` null */
-  clean = true
-  sync = 0
-  paramCalled: Record<string, ParamState> | undefined = undefined
+  clean: boolean
+  sync: number
+  paramCalled: Record<string, ParamState> | undefined
   /** while tracing: the mount pattern to restore when the mounted layer passes on (null: nothing saved) */
-  mountSaved: string | null = null
+  mountSaved: string | null
   /**
    * req.url at the last step, its pathname, and the parse parseurl left on
    * req._parsedUrl. A step reuses the pathname only while both req.url and
@@ -309,11 +309,11 @@ class Dispatch {
    * compiles to a call of V8's generic StrictEqual builtin, one per
    * middleware (docs/design.md, Speed, item 39).
    */
-  lastUrl = ''
-  lastPath: string | undefined = undefined
-  lastParsed: unknown = NOT_PARSED
+  lastUrl: string
+  lastPath: string | undefined
+  lastParsed: unknown
   /** the last parse was the router's own, of a plain URL (src/utils/url.ts): what a mount leaves of it is plain too */
-  lastPlain = false
+  lastPlain: boolean
   /**
    * A URL known to be plain, and where its search starts (-1: none): what
    * the parent pass left in req.url when it entered this router directly
@@ -322,38 +322,66 @@ class Dispatch {
    */
   readonly knownUrl: string
   readonly knownSearch: number
+}
 
-  constructor(router: Router, req: any, res: any, callback: Next | undefined, final: ((req: any, res: any, err: any) => void) | undefined, knownUrl: string, knownSearch: number) {
-    this.state = stateOf(router)
-    this.stack = this.state.stack
-    this.sensitive = truthy(router.caseSensitive)
-    this.strict = truthy(router.strict)
-    this.mergeParams = truthy(router.mergeParams)
-    this.paramCallbacks = router.params
-    this.req = req
-    this.res = res
-    this.callback = callback
-    this.final = final
-    this.protohost = protohostOf(req.url)
-    this.parentParams = req.params
-    this.plainParams = this.mergeParams && typeof req.params === 'object' && req.params !== null
-    this.parentBaseUrl = req.baseUrl
-    this.parentUrl = (this.parentBaseUrl as string) || ''
-    this.parentNext = req.next
-    this.parentMatched = req[kMatchedRoute]
-    this.allowed = req.method === 'OPTIONS' ? [] : undefined
-    this.knownUrl = knownUrl
-    this.knownSearch = knownSearch
-    // named `next` with no per-request naming call in the build (see stepper)
-    this.next = stepper(this)
+/**
+ * A new pass, made as one object literal: all its fields are stored once, in
+ * the literal's order (a class's fields were defined on each object by an
+ * initializer V8 ran apart from the constructor; assigned in the constructor
+ * instead, each store changed the object's map: docs/design.md, Speed, item 53).
+ */
+function newDispatch(router: Router, req: any, res: any, callback: Next | undefined, final: ((req: any, res: any, err: any) => void) | undefined, knownUrl: string, knownSearch: number): Dispatch {
+  const state = stateOf(router)
+  const sensitive = truthy(router.caseSensitive)
+  const strict = truthy(router.strict)
+  const mergeParams = truthy(router.mergeParams)
+  const protohost = protohostOf(req.url)
+  const params = req.params
+  const baseUrl = req.baseUrl
+  const d: Dispatch = {
+    state,
+    stack: state.stack,
+    sensitive,
+    strict,
+    mergeParams,
+    paramCallbacks: router.params,
+    req,
+    res,
+    callback,
+    final,
+    protohost,
+    parentParams: params,
+    plainParams: mergeParams && typeof params === 'object' && params !== null,
+    parentUrl: (baseUrl as string) || '',
+    parentBaseUrl: baseUrl,
+    parentNext: req.next,
+    parentMatched: req[kMatchedRoute],
+    allowed: req.method === 'OPTIONS' ? [] : undefined,
+    next: undefined as unknown as Next,
+    idx: 0,
+    removed: '',
+    slashAdded: false,
+    clean: true,
+    sync: 0,
+    paramCalled: undefined,
+    mountSaved: null,
+    lastUrl: '',
+    lastPath: undefined,
+    lastParsed: NOT_PARSED,
+    lastPlain: false,
+    knownUrl,
+    knownSearch
   }
+  // named `next` with no per-request naming call in the build (see stepper)
+  ;(d as { next: Next }).next = stepper(d)
+  return d
 }
 
 /** Run `router` for one request; at the end call `callback(err)`, or `final(req, res, err)` when there is no callback. */
 export function dispatch(router: Router, req: any, res: any, callback: Next | undefined, final?: (req: any, res: any, err: any) => void, knownUrl = '', knownSearch = UNKNOWN): void {
   refreshTracing()
   if ((debugging = debug.on()) === true) debugDispatch(req)
-  const d = new Dispatch(router, req, res, callback, final, knownUrl, knownSearch)
+  const d = newDispatch(router, req, res, callback, final, knownUrl, knownSearch)
   req.next = d.next
   req.baseUrl = d.parentUrl
   req.originalUrl = req.originalUrl || req.url
