@@ -3,7 +3,7 @@
 // the router made the parse itself or handed the URL to parseurl.
 import parseurl from 'parseurl'
 import { describe, expect, it } from 'vitest'
-import { UNKNOWN, lastParsePlain, routerPathname } from '../src/utils/url'
+import { SCAN_LOOP_MAX, UNKNOWN, lastParsePlain, routerPathname } from '../src/utils/url'
 
 /** What a parse is made of, for comparing two: its class, its own keys in order, and their values. */
 function shape(parsed: any): unknown {
@@ -83,6 +83,39 @@ describe('routerPathname gives parseurl\'s answer and leaves parseurl\'s parse',
     expect(lastParsePlain()).toBe(false)
     routerPathname({ url: '/a' }, '/a', UNKNOWN)
     expect(lastParsePlain()).toBe(true)
+  })
+
+  it('for URLs longer than the scan\'s loop takes, each character that matters at each place', () => {
+    // (past SCAN_LOOP_MAX characters the scan is a regular expression and indexOf)
+    const specials = ['?', '#', ' ', '\t', '\n', '\f', '\r', '\u000b', '\u0000', '\u001f', '\u0020', '\u007f', '\u0080', '\u009f', '\u00a0', '\u00a1', '\u00e9', '\u00ff', '\u0100', '\ufeff', '\ud83d', '\uffff', '!', '~', '%']
+    const body = '/users/42/posts/7/comments/9'
+    expect(body.length).toBeGreaterThan(SCAN_LOOP_MAX)
+    for (const c of specials) {
+      for (const at of [1, 2, SCAN_LOOP_MAX, SCAN_LOOP_MAX + 1, body.length - 1, body.length]) {
+        for (const url of [body.slice(0, at) + c + body.slice(at), body.slice(0, at) + '?q=1' + c + body.slice(at)]) {
+          const r = both(url)
+          expect([url, r.ours, r.ourParse]).toEqual([url, r.theirs, r.theirParse])
+          // a URL the scan called plain was parsed by the router itself
+          const a: any = { url }
+          routerPathname(a, url, UNKNOWN)
+          expect([url, lastParsePlain()]).toEqual([url, !/[\x00-\x20#\u00a0-\uffff]/.test(url)])
+        }
+      }
+    }
+  })
+
+  it('for random long URLs made of the characters that matter', () => {
+    const chars = ['/', '/', '/', 'a', 'b', 'Z', '0', '%', '?', '?', '#', ' ', '\t', '\n', '\f', '\r', '\u000b', '\u00a0', '\ufeff', '\u00e9', '\u0100', '=', '&', '.', '-']
+    let seed = 11
+    const rand = (n: number) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % n }
+    for (let n = 0; n < 3000; n++) {
+      let url = '/'
+      const len = SCAN_LOOP_MAX + rand(40)
+      // (mostly letters and slashes, so that many URLs stay plain)
+      for (let i = 0; i < len; i++) url += rand(4) === 0 ? chars[rand(chars.length)] : 'abc/'[rand(4)]
+      const r = both(url)
+      expect([url, r.ours, r.ourParse]).toEqual([url, r.theirs, r.theirParse])
+    }
   })
 
   it('leaves a URL parseurl throws on with no pathname', () => {
