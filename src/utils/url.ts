@@ -22,7 +22,7 @@ const LegacyUrl = (nodeUrl as unknown as { Url?: new () => Record<string, unknow
  * `indexOf`, which run over the string's characters in V8's own code: a
  * `charCodeAt` loop in JavaScript costs ~30 instructions a character (each
  * `charCodeAt` reads the string's representation first), the regular
- * expression ~4 after a fixed ~250 (docs/design.md, Speed, item 54).
+ * expression ~15 after a fixed ~200 (docs/design.md, Speed, item 54).
  */
 function scan(url: string): number {
   if (url.charCodeAt(0) !== 0x2f) return -2
@@ -44,7 +44,7 @@ function scan(url: string): number {
 }
 
 /** URLs up to this length are scanned by scan's loop; longer ones by NOT_PLAIN and `indexOf`. */
-export const SCAN_LOOP_MAX = 12
+export const SCAN_LOOP_MAX = 16
 
 /** A character scan's loop answers -2 for: a control character or space, '#', or anything from U+00A0 up. */
 const NOT_PLAIN = /[\x00-\x20#\u00a0-\uffff]/
