@@ -1,7 +1,10 @@
 // The static fast path must decide exactly as path-to-regexp would.
+import { execFileSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { match } from 'path-to-regexp'
 import { Layer, decodeParam, kInternals, matchLayer, segmentParts } from '../src/router/layer'
+import { fillerFor, isArrayIndex } from '../src/router/params'
 import { pathToRegexp } from 'path-to-regexp'
 
 /** The router's match of a layer, as router@2's matchers give it: `merged` (set only when the router asks a matcher to merge) is false here. */
@@ -249,5 +252,87 @@ describe('Layer matching with the parent params to merge (mergeParams)', () => {
       expect(m.merged).toBe(false)
       expect(Object.values(m.params)).not.toContain('p')
     }
+  })
+})
+
+describe('params filled by code made for their keys (design item 55)', () => {
+  const noop = () => {}
+
+  it('tells array indexes apart as an object orders its keys', () => {
+    for (const key of ['0', '1', '10', '4294967294']) expect(isArrayIndex(key)).toBe(true)
+    for (const key of ['', '01', '-1', '1.5', '4294967295', '99999999999', 'a', '1a', ' 1', '١']) expect(isArrayIndex(key)).toBe(false)
+  })
+
+  it('makes no fill for a key an object would order first, for __proto__, or for more than four captures', () => {
+    expect(fillerFor(undefined, ['0'])).toBeNull()
+    expect(fillerFor(['7'], ['a'])).toBeNull()
+    expect(fillerFor(undefined, ['__proto__'])).toBeNull()
+    expect(fillerFor(['__proto__'], [])).toBeNull()
+    expect(fillerFor(undefined, ['a', 'b', 'c', 'd', 'e'])).toBeNull()
+    expect(fillerFor(undefined, ['a', 'b', 'c', 'd'])).not.toBeNull()
+  })
+
+  it("copies the parent's keys, then stores the captures; a capture the parent has keeps its place", () => {
+    const parent = fillerFor(undefined, ['x', 'y'])!
+    const filler = fillerFor(parent.keys, ['y', 'z'])!
+    expect(filler.keys).toEqual(['x', 'y', 'z'])
+    const base = parent.fill(Object.create(null), undefined, 'X', 'Y', undefined, undefined)
+    const params = filler.fill({}, base, 'y2', 'z2', undefined, undefined)
+    expect(Reflect.ownKeys(params)).toEqual(['x', 'y', 'z'])
+    expect(params).toEqual({ x: 'X', y: 'y2', z: 'z2' })
+    // one fill per key lists
+    expect(fillerFor(parent.keys, ['y', 'z'])).toBe(filler)
+    // names that need quoting in the code
+    const odd = fillerFor(undefined, ['a"b', 'c\\d', 'e\u2028f', '\u{1f600}'])!
+    expect(Reflect.ownKeys(odd.fill({}, undefined, 1, 2, 3, 4))).toEqual(['a"b', 'c\\d', 'e\u2028f', '\u{1f600}'])
+  })
+
+  it('gives a layer the same match with the parent keys known as without', () => {
+    const parentLayer = new Layer('/:version', { end: false }, noop)
+    const parentMatch = matchLayer(parentLayer, '/v1/rest', undefined)!
+    expect(parentMatch.keys).toEqual(['version'])
+    expect(Object.getPrototypeOf(parentMatch.params)).toBeNull()
+    for (const [path, url] of [['/:uid/posts', '/42/posts/7'], ['/users', '/users/7'], ['/:uid', '/4%202']] as const) {
+      const known = matchLayer(new Layer(path, { end: false }, noop), url, true, parentMatch.params, parentMatch.keys)!
+      const unknown = matchLayer(new Layer(path, { end: false }, noop), url, true, parentMatch.params, undefined)!
+      expect(known.params).toEqual(unknown.params)
+      expect(Reflect.ownKeys(known.params)).toEqual(Reflect.ownKeys(unknown.params))
+      expect(Object.getPrototypeOf(known.params)).toBe(Object.prototype)
+      expect(known.keys).toEqual(Reflect.ownKeys(known.params))
+      expect(unknown.keys).toBeUndefined()
+    }
+  })
+
+  it('keeps the generic path, with the same answers, where code cannot be made from strings', () => {
+    const repoRoot = fileURLToPath(new URL('..', import.meta.url))
+    const code = `
+      const http = require('node:http')
+      const fw = require('switchyard')
+      const app = fw()
+      const a = fw.Router({ mergeParams: true })
+      const b = fw.Router({ mergeParams: true })
+      b.get('/:pid', (req, res) => res.json({ keys: Object.keys(req.params), params: req.params, proto: Object.getPrototypeOf(req.params) === Object.prototype }))
+      a.use('/users/:uid', b)
+      app.use('/api/:version', a)
+      const server = http.createServer(app).listen(0, async () => {
+        const out = []
+        for (let i = 0; i < 3; i++) {
+          out.push(await new Promise((resolve) => http.get('http://127.0.0.1:' + server.address().port + '/api/v1/users/4%202/' + i, (res) => {
+            let body = ''
+            res.setEncoding('utf8').on('data', (c) => { body += c }).on('end', () => resolve(body))
+          })))
+        }
+        server.close()
+        let generated = true
+        try { new Function('return 1') } catch { generated = false }
+        process.stdout.write(JSON.stringify({ out, generated }))
+      })`
+    const run = (flags: string[]) => JSON.parse(execFileSync(process.execPath, [...flags, '-e', code], { cwd: repoRoot, encoding: 'utf8' }))
+    const plain = run([])
+    const refused = run(['--disallow-code-generation-from-strings'])
+    expect(refused.generated).toBe(false)
+    expect(plain.generated).toBe(true)
+    expect(refused.out).toEqual(plain.out)
+    expect(JSON.parse(plain.out[2])).toEqual({ keys: ['version', 'uid', 'pid'], params: { version: 'v1', uid: '4 2', pid: '2' }, proto: true })
   })
 })

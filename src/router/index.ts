@@ -1,5 +1,6 @@
 import { debugNamespace } from '../utils/debug'
-import { Layer, ThenableSite, directHandler, forwardRejection, kInternals, matchLayer, matchedPattern, ownMatcher, ownRouters, prefixMatched, type Handler, type MatchResult } from './layer'
+import { Layer, ThenableSite, clearForeign, directHandler, foreignMatched, forwardRejection, kInternals, matchLayer, matchedPattern, ownMatcher, ownRouters, prefixMatched, type Handler, type MatchResult } from './layer'
+import { cachedFiller, fillsGenerated, NO_KEYS } from './params'
 import { from, indexOf, kState, lookUp, newState, stateOf, type RouterState } from './stack'
 import { Route, truthy, useArguments } from './route'
 import { methods } from './methods'
@@ -276,6 +277,13 @@ interface Dispatch {
   readonly final: ((req: any, res: any, err: any) => void) | undefined
   readonly protohost: string
   readonly parentParams: any
+  /**
+   * The own keys of `parentParams`, in order, while they are known: when the
+   * parent pass entered this router directly with params its matcher
+   * filled (src/router/params.ts). Forgotten when the pass hands them back
+   * to req.params, since code may then change them.
+   */
+  parentKeys: readonly string[] | undefined
   /** mergeParams with a parent object: the matched params are only copied */
   readonly plainParams: boolean
   readonly parentUrl: string
@@ -330,7 +338,7 @@ interface Dispatch {
  * initializer V8 ran apart from the constructor; assigned in the constructor
  * instead, each store changed the object's map: docs/design.md, Speed, item 53).
  */
-function newDispatch(router: Router, req: any, res: any, callback: Next | undefined, final: ((req: any, res: any, err: any) => void) | undefined, knownUrl: string, knownSearch: number): Dispatch {
+function newDispatch(router: Router, req: any, res: any, callback: Next | undefined, final: ((req: any, res: any, err: any) => void) | undefined, knownUrl: string, knownSearch: number, knownKeys: readonly string[] | undefined): Dispatch {
   const state = stateOf(router)
   const sensitive = truthy(router.caseSensitive)
   const strict = truthy(router.strict)
@@ -351,6 +359,7 @@ function newDispatch(router: Router, req: any, res: any, callback: Next | undefi
     final,
     protohost,
     parentParams: params,
+    parentKeys: knownKeys,
     plainParams: mergeParams && typeof params === 'object' && params !== null,
     parentUrl: (baseUrl as string) || '',
     parentBaseUrl: baseUrl,
@@ -377,11 +386,16 @@ function newDispatch(router: Router, req: any, res: any, callback: Next | undefi
   return d
 }
 
-/** Run `router` for one request; at the end call `callback(err)`, or `final(req, res, err)` when there is no callback. */
-export function dispatch(router: Router, req: any, res: any, callback: Next | undefined, final?: (req: any, res: any, err: any) => void, knownUrl = '', knownSearch = UNKNOWN): void {
+/**
+ * Run `router` for one request; at the end call `callback(err)`, or
+ * `final(req, res, err)` when there is no callback. (`knownUrl`,
+ * `knownSearch` and `knownKeys`: what the parent pass knows of req.url and
+ * req.params when it enters the router directly; see Dispatch.)
+ */
+export function dispatch(router: Router, req: any, res: any, callback: Next | undefined, final?: (req: any, res: any, err: any) => void, knownUrl = '', knownSearch = UNKNOWN, knownKeys?: readonly string[]): void {
   refreshTracing()
   if ((debugging = debug.on()) === true) debugDispatch(req)
-  const d = newDispatch(router, req, res, callback, final, knownUrl, knownSearch)
+  const d = newDispatch(router, req, res, callback, final, knownUrl, knownSearch, knownKeys)
   req.next = d.next
   req.baseUrl = d.parentUrl
   req.originalUrl = req.originalUrl || req.url
@@ -418,6 +432,7 @@ function handOver(d: Dispatch, err: any): void {
   req.baseUrl = d.parentBaseUrl
   req.next = d.parentNext
   req.params = d.parentParams
+  d.parentKeys = undefined
   req[kMatchedRoute] = d.parentMatched
   if (d.callback !== undefined) d.callback(err)
   else d.final!(req, d.res, err)
@@ -588,8 +603,18 @@ function step(d: Dispatch, err: any): void {
   const method = req.method
   // params that mergeParams copies at once need no null prototype; with no
   // param trigger to run (they need the layer's own keys), the matcher merges
-  // them itself (nothing but matchers runs in the loop, so this holds for it)
-  const base = d.plainParams === true && !hasAny(d.paramCallbacks) ? d.parentParams : undefined
+  // them itself, from the parent's keys when they are known (Dispatch.parentKeys)
+  const paramCallbacks = d.paramCallbacks
+  const triggers = hasAny(paramCallbacks)
+  const base = d.plainParams === true && triggers === false ? d.parentParams : undefined
+  const baseKeys = base !== undefined ? d.parentKeys : undefined
+  // a mount's params that a router below copies by their keys (no trigger
+  // runs between, fills are made) may be a dictionary, as nothing else
+  // copies them (see the Matcher type's `plain` in src/router/layer.ts)
+  const plain = d.plainParams === true ? true : triggers === false && debugging === false && fillsGenerated() ? undefined : false
+  // (a layer asked through its own `match` runs anyone's code: from there
+  // on, the parent's keys are not known, and a trigger may have been added)
+  clearForeign()
   let layer: Layer | undefined
   let found: MatchResult | null = null
 
@@ -621,7 +646,7 @@ function step(d: Dispatch, err: any): void {
     }
     let m: MatchResult | null
     try {
-      m = matchLayer(candidate, path, d.plainParams, base)
+      m = matchLayer(candidate, path, plain, base, foreignMatched === true ? undefined : baseKeys)
     } catch (e) {
       // a match that throws (a parameter that does not decode) is nobody's error to report
       recordError(req, e)
@@ -653,20 +678,21 @@ function step(d: Dispatch, err: any): void {
     // a '/' middleware: no parameters, so no param triggers
     req[kMatchedRoute] = layer.rawPath
     req.params = slashParams(d)
-    enter(d, layer, layerError, '', path)
+    enter(d, layer, layerError, '', path, undefined)
     d.sync = 0
     return
   }
   const route = layer.route
   if (route) req.route = route
   req[kMatchedRoute] = matchedPattern
-  req.params = d.mergeParams === true && !found.merged ? mergeParams(found.params, d.parentParams) : found.params
-  const paramCallbacks = d.paramCallbacks
-  const keys = paramCallbacksFor(paramCallbacks, found.params)
+  const remerged = d.mergeParams === true && !found.merged
+  req.params = remerged ? mergeParams(found.params, d.parentParams) : found.params
+  const keys = triggers === true || foreignMatched === true ? paramCallbacksFor(paramCallbacks, found.params) : undefined
   if (keys === undefined) {
     // the common case: no param trigger applies, call the layer directly
     if (route) layer.handleRequest(req, d.res, d.next)
-    else enter(d, layer, layerError, found.path, path)
+    // (a debug log, which enter may write, is a function anyone may set: then they are not known)
+    else enter(d, layer, layerError, found.path, path, remerged || debugging === true ? undefined : found.keys)
     d.sync = 0
     return
   }
@@ -684,19 +710,32 @@ function runParams(d: Dispatch, keys: string[], matched: Layer, route: any, laye
   processParams(d.paramCallbacks, keys, (d.paramCalled ??= Object.create(null)), req, d.res, matched, (perr?: any) => {
     if (perr) d.next(layerError || perr)
     else if (route) matched.handleRequest(req, d.res, d.next)
-    else enter(d, matched, layerError, layerPath, path)
+    else enter(d, matched, layerError, layerPath, path, undefined)
     d.sync = 0
   })
 }
 
 /** The params a '/' middleware gets: a fresh object (with the parent's under mergeParams). */
 function slashParams(d: Dispatch): Record<string, any> {
-  // (an EmptyObject is {} in 16 bytes instead of 48: docs/design.md, Speed, item 31)
-  return d.mergeParams === true ? mergeParams(new EmptyObject(), d.parentParams) : new EmptyObject()
+  // (an EmptyObject is {} in 16 bytes instead of 48: docs/design.md, Speed,
+  // item 31; the copy apart, as this is compiled into the pass-through step,
+  // where each byte counts against V8's inlining budget: item 43)
+  return d.mergeParams === true ? parentCopy(d) : new EmptyObject()
 }
 
-/** Call a middleware layer: strip its matched path from req.url (into req.baseUrl) first. */
-function enter(d: Dispatch, layer: Layer, layerError: any, layerPath: string, path: string): void {
+/** A copy of the parent's params, by their keys when they are known (Dispatch.parentKeys). */
+function parentCopy(d: Dispatch): Record<string, any> {
+  const keys = d.parentKeys
+  const filler = keys !== undefined && d.plainParams === true ? cachedFiller(d.state.slashFill, keys, NO_KEYS) : null
+  return filler !== null ? filler.fill({}, d.parentParams, undefined, undefined, undefined, undefined) : mergeParams(new EmptyObject(), d.parentParams)
+}
+
+/**
+ * Call a middleware layer: strip its matched path from req.url (into
+ * req.baseUrl) first. (`keys`: the own keys of req.params when a matcher
+ * filled them, for a router entered directly: see Dispatch.parentKeys.)
+ */
+function enter(d: Dispatch, layer: Layer, layerError: any, layerPath: string, path: string, keys: readonly string[] | undefined): void {
   const req = d.req
   const url: unknown = req.url
   // the URL left for the layer when it is what remains of the one step
@@ -767,9 +806,9 @@ function enter(d: Dispatch, layer: Layer, layerError: any, layerPath: string, pa
     // cut (the URL step parsed had one when its pathname is shorter)
     if (left !== undefined && d.lastPlain === true) {
       const search = path.length === (url as string).length ? -1 : path.length - layerPath.length + (d.slashAdded === true ? 1 : 0)
-      enterRouter(d, router as Router, left, search)
+      enterRouter(d, router as Router, left, search, keys)
     } else {
-      enterRouter(d, router as Router, '', UNKNOWN)
+      enterRouter(d, router as Router, '', UNKNOWN, keys)
     }
   } else {
     layer.handleRequest(req, d.res, d.next)
@@ -782,10 +821,10 @@ function enter(d: Dispatch, layer: Layer, layerError: any, layerPath: string, pa
  * and `router.handle`, telling it a URL known to be plain and where its
  * search starts ('' and UNKNOWN when none is known): docs/design.md, Speed, item 48.
  */
-function enterRouter(d: Dispatch, router: Router, knownUrl: string, knownSearch: number): void {
+function enterRouter(d: Dispatch, router: Router, knownUrl: string, knownSearch: number, knownKeys: readonly string[] | undefined): void {
   const next = d.next
   try {
-    dispatch(router, d.req, d.res, next, undefined, knownUrl, knownSearch)
+    dispatch(router, d.req, d.res, next, undefined, knownUrl, knownSearch, knownKeys)
   } catch (err) {
     next(err)
   }

@@ -4,6 +4,7 @@ import { handlerTraced, traceHandler } from './tracing'
 import depd from 'depd'
 import { EmptyObject, emptyNullObject, orderKeys } from '../utils/prototype'
 import createDebug from 'debug'
+import { cachedFiller, fillerFor, NO_KEYS, type Filler, type FillerCache } from './params'
 
 /** router@2.3's debug namespace for layers (`DEBUG=router:layer`), with its message. */
 const debug = createDebug('router:layer')
@@ -19,6 +20,12 @@ export interface MatchResult {
   params: Record<string, any>
   /** true when the matcher copied the `base` params in (see Matcher) */
   merged: boolean
+  /**
+   * The own keys of `params`, in their order, when the matcher filled them
+   * with a fill (src/router/params.ts), undefined otherwise: what a router
+   * mounted below may take as its parent's keys (`baseKeys`).
+   */
+  keys: readonly string[] | undefined
 }
 
 /** What `layer.match(path)` returns for a matching path (router@2.3's shape). */
@@ -44,15 +51,16 @@ export interface LayerOptions {
  * `false` when they need the null prototype and a `mergeParams` router below
  * will copy them (a mount's: kept in fast mode, which copies quickly);
  * `undefined` when they need the null prototype and nothing is known to copy
- * them (a dictionary then: `Object.create(null)` costs less than giving a
- * fast object the null prototype, and no one can tell the two apart:
- * docs/design.md, Speed, item 46). `base` (the
+ * them, or a router below copies them by their keys (a dictionary then:
+ * `Object.create(null)` costs less than giving a fast object the null
+ * prototype, and no one can tell the two apart: docs/design.md, Speed,
+ * items 46 and 55). `base` (the
  * router's own calls only, under mergeParams): the parent's params; a
  * matcher that can, returns them merged with the captured ones, as
  * `mergeParams` in src/router/index.ts would (`merged: true`), in one new
  * object instead of two.
  */
-type Matcher = (path: string, plain?: boolean, base?: Record<string, any>) => MatchResult | false
+type Matcher = (path: string, plain?: boolean, base?: Record<string, any>, baseKeys?: readonly string[]) => MatchResult | false
 
 const TRAILING_SLASHES = /\/+$/
 
@@ -106,7 +114,10 @@ export interface LayerInternals {
    * dictionary) otherwise, since nothing copies them. Both have no
    * prototype; only the cost differs (docs/design.md, Speed, item 46). Worked
    * out once: should the handler be replaced, or a router be given
-   * `mergeParams` after it was mounted, it only copies more slowly.
+   * `mergeParams` after it was mounted, it only copies more slowly. (Asked
+   * only when the router cannot hand the keys down: a param trigger, debug
+   * output, or no fills; otherwise the router below copies by the keys, and
+   * the params are a dictionary: item 55.)
    */
   mountPlain: false | undefined
 }
@@ -249,15 +260,28 @@ orderKeys(Layer.prototype, ['handleError', 'handleRequest', 'match'], true)
  * answer (an object with `params` and `path`, or false) or router@2.2's
  * (true, with `params` and `path` left on the layer).
  */
-export function matchLayer(layer: Layer, path: string, plain?: boolean, base?: Record<string, any>): MatchResult | null {
+/**
+ * Set when a layer was asked through its own `match` (code of anyone's,
+ * which may add param triggers or change the parent's params): the router
+ * clears it before its search and reads it after (src/router/index.ts, step).
+ */
+export let foreignMatched = false
+
+/** Clear `foreignMatched` (a module's variable is read-only to its importers). */
+export function clearForeign(): void {
+  foreignMatched = false
+}
+
+export function matchLayer(layer: Layer, path: string, plain?: boolean, base?: Record<string, any>, baseKeys?: readonly string[]): MatchResult | null {
   if (layer[kInternals] === undefined || layer.match !== layerMatch) {
+    foreignMatched = true
     const m: any = (layer as any).match(path)
     if (!m) return null
     const found = m === true ? layer as any : m
     matchedPattern = m.pattern
-    return { path: found.path, params: found.params, merged: false }
+    return { path: found.path, params: found.params, merged: false, keys: undefined }
   }
-  return ownMatch(layer, path, plain, base)
+  return ownMatch(layer, path, plain, base, baseKeys)
 }
 
 /**
@@ -265,17 +289,17 @@ export function matchLayer(layer: Layer, path: string, plain?: boolean, base?: R
  * match, with `matchedPattern` set to the registered path it matched with,
  * or null. Both `layer.match` and the router's `matchLayer` match through it.
  */
-function ownMatch(layer: Layer, path: string, plain?: boolean, base?: Record<string, any>): MatchResult | null {
+function ownMatch(layer: Layer, path: string, plain?: boolean, base?: Record<string, any>, baseKeys?: readonly string[]): MatchResult | null {
   const raw = layer.rawPath
   if (layer.slash) {
     matchedPattern = raw
-    return { path: '', params: {}, merged: false }
+    return { path: '', params: {}, merged: false, keys: undefined }
   }
   const matchers = layer.matchers
   // (a mount's params: a dictionary unless a mergeParams router copies them)
   if (plain === false && layer.route === undefined) plain = layer[kInternals].mountPlain
   for (let i = 0; i < matchers.length; i++) {
-    const m = matchers[i](path, plain, base)
+    const m = matchers[i](path, plain, base, baseKeys)
     if (m) {
       matchedPattern = Array.isArray(raw) ? raw[i] : raw
       return m
@@ -491,7 +515,7 @@ function patternMatcher(path: string, sensitive: boolean, end: boolean, trailing
     }
     // (setPrototypeOf is the costliest line here: only for the params of a mount a mergeParams router copies)
     if (!dictionary && !end && !merged && plain === false) Object.setPrototypeOf(params, null)
-    return { path: m[0], params, merged }
+    return { path: m[0], params, merged, keys: undefined }
   }
 }
 
@@ -623,10 +647,47 @@ let scans = 0
  */
 function segmentMatcher(shape: SegmentParts, names: string[], dictionary: boolean, mergeable: boolean, end: boolean): Matcher {
   const parts = shape.parts
-  return (input, plain, base) => {
+  // the fill of the params alone (made at the first match), and of the
+  // params with a parent's: null when there can be none (src/router/params.ts)
+  let own: Filler | null | undefined = dictionary ? null : undefined
+  const cache: FillerCache = { copied: undefined, filler: null }
+  return (input, plain, base, baseKeys) => {
     const stop = scanSegments(shape, input)
     if (stop === -1) return false
     const merged = base !== undefined && mergeable
+    const filler = merged ? (baseKeys !== undefined ? cachedFiller(cache, baseKeys, names) : null) : own !== undefined ? own : (own = fillerFor(undefined, names))
+    const matched = stop === input.length ? input : input.slice(0, stop)
+    if (filler !== null) {
+      // the values first, then one fill: nothing here runs anyone's code,
+      // so the scan's ends stand (and a value that does not decode throws
+      // before any store, as path-to-regexp decodes before the router merges)
+      // (in locals: a store of a new string into a module's array, which
+      // lives in the old generation, costs a write barrier)
+      let v0: string | undefined
+      let v1: string | undefined
+      let v2: string | undefined
+      let v3: string | undefined
+      let pos = 0
+      let key = 0
+      for (let k = 0; k < parts.length; k++) {
+        const part = parts[k]
+        if (part === null) {
+          const next = paramEnds[key]
+          const value = paramEscaped[key] ? decodeParam(input.slice(pos, next)) : input.slice(pos, next)
+          if (key === 0) v0 = value
+          else if (key === 1) v1 = value
+          else if (key === 2) v2 = value
+          else v3 = value
+          key++
+          pos = next
+        } else {
+          pos += part.length
+        }
+      }
+      const params = filler.fill(merged ? {} : plain !== true && (end || plain === undefined) ? Object.create(null) : {}, base, v0, v1, v2, v3)
+      if (!end && !merged && plain === false) Object.setPrototypeOf(params, null)
+      return { path: matched, params, merged, keys: filler.keys }
+    }
     let scan = scans
     const params: Record<string, any> = merged ? Object.assign({}, base) : dictionary || (plain !== true && (end || plain === undefined)) ? Object.create(null) : {}
     let pos = 0
@@ -648,7 +709,7 @@ function segmentMatcher(shape: SegmentParts, names: string[], dictionary: boolea
       }
     }
     if (!dictionary && !end && !merged && plain === false) Object.setPrototypeOf(params, null)
-    return { path: stop === input.length ? input : input.slice(0, stop), params, merged }
+    return { path: matched, params, merged, keys: undefined }
   }
 }
 
@@ -767,24 +828,27 @@ function sameText(str: string, offset: number, lit: string, sensitive: boolean):
  * (utils/prototype.ts), because `Object.assign` from a dictionary goes
  * through V8's runtime (docs/design.md, Speed, items 31, 37 and 46).
  */
-function emptyParams(plain: boolean | undefined, base: Record<string, any> | undefined, leaf: boolean): Record<string, any> {
-  if (base !== undefined) return Object.assign({}, base)
+function emptyParams(plain: boolean | undefined, leaf: boolean): Record<string, any> {
   return plain === true ? new EmptyObject() : leaf || plain === undefined ? Object.create(null) : emptyNullObject()
 }
 
-/** A match without parameters. */
-function literalMatch(path: string, plain: boolean | undefined, base: Record<string, any> | undefined, leaf: boolean): MatchResult {
-  return { path, params: emptyParams(plain, base, leaf), merged: base !== undefined }
+/** A match without parameters (`cache`: the matcher's fill of a parent's params, src/router/params.ts). */
+function literalMatch(path: string, plain: boolean | undefined, base: Record<string, any> | undefined, baseKeys: readonly string[] | undefined, leaf: boolean, cache: FillerCache): MatchResult {
+  if (base === undefined) return { path, params: emptyParams(plain, leaf), merged: false, keys: NO_KEYS }
+  const filler = baseKeys !== undefined ? cachedFiller(cache, baseKeys, NO_KEYS) : null
+  if (filler === null) return { path, params: Object.assign({}, base), merged: true, keys: undefined }
+  return { path, params: filler.fill({}, base, undefined, undefined, undefined, undefined), merged: true, keys: filler.keys }
 }
 
 /** A route path without parameters: equal, or (not strict) equal plus one trailing slash. */
 function exactMatcher(literal: string, sensitive: boolean, strict: boolean): Matcher {
   const lit = sensitive ? literal : literal.toLowerCase()
   const n = lit.length
-  return (path, plain, base) => {
+  const cache: FillerCache = { copied: undefined, filler: null }
+  return (path, plain, base, baseKeys) => {
     const len = path.length
     if (len === n || (!strict && len === n + 1 && path.charCodeAt(n) === 0x2f)) {
-      if (sameText(path, 0, lit, sensitive)) return literalMatch(path, plain, base, true)
+      if (sameText(path, 0, lit, sensitive)) return literalMatch(path, plain, base, baseKeys, true, cache)
     }
     return false
   }
@@ -794,13 +858,14 @@ function exactMatcher(literal: string, sensitive: boolean, strict: boolean): Mat
 function prefixMatcher(literal: string, sensitive: boolean): Matcher {
   const lit = sensitive ? literal : literal.toLowerCase()
   const n = lit.length
-  return (path, plain, base) => {
+  const cache: FillerCache = { copied: undefined, filler: null }
+  return (path, plain, base, baseKeys) => {
     const len = path.length
     if (len < n || !sameText(path, 0, lit, sensitive)) return false
-    if (len === n) return literalMatch(path, plain, base, false)
+    if (len === n) return literalMatch(path, plain, base, baseKeys, false, cache)
     if (path.charCodeAt(n) !== 0x2f) return false
     // a single trailing slash at the very end belongs to the match
-    return literalMatch(len === n + 1 ? path : path.slice(0, n), plain, base, false)
+    return literalMatch(len === n + 1 ? path : path.slice(0, n), plain, base, baseKeys, false, cache)
   }
 }
 
@@ -837,7 +902,7 @@ function regexpMatcher(re: RegExp): Matcher {
       const val = decodeParam(m[i])
       if (val !== undefined) params[keys[i - 1] ?? i - 1] = val
     }
-    return { path: m[0], params, merged: false }
+    return { path: m[0], params, merged: false, keys: undefined }
   }
 }
 

@@ -3,6 +3,7 @@
 // index of the layers by exact path and by first path segment, rebuilt when
 // the version moved. See docs/design.md (Speed, items 2, 8 and 10).
 import { Layer, firstSegment, kInternals, ownMatcher } from './layer'
+import type { FillerCache } from './params'
 
 /** The static-route index of a router's stack, rebuilt when the stack changes. */
 export interface StackIndex {
@@ -46,6 +47,8 @@ export interface RouterState {
   version: number
   /** the index, valid while its version is `version` */
   index: StackIndex | undefined
+  /** the fill of the params a '/' middleware gets under mergeParams, for the parent's last key list (src/router/params.ts) */
+  slashFill: FillerCache
 }
 
 export const kState = Symbol('switchyard.router.state')
@@ -60,7 +63,7 @@ export const kState = Symbol('switchyard.router.state')
 // The hot path never goes through the Proxy.
 
 export function newState(stack: Layer[]): RouterState {
-  const state: RouterState = { stack, view: stack, version: 0, index: undefined }
+  const state: RouterState = { stack, view: stack, version: 0, index: undefined, slashFill: { copied: undefined, filler: null } }
   state.view = new Proxy(stack, {
     set(target, key, value) {
       state.version++

@@ -693,6 +693,145 @@ describe('params through mergeParams routers', () => {
   }
 })
 
+describe('params filled by code made for their keys (design item 55)', () => {
+  // One app per library; every path is asked of the same app in turn, so a
+  // matcher that keeps the parent's key list of its last request sees
+  // others (the router c is mounted twice, under parents with other keys).
+  const look = (record: (v: unknown) => void, tag: string) => (req: any, res: any, next: any) => {
+    const params = req.params
+    const proto = Object.getPrototypeOf(params)
+    record({
+      tag,
+      keys: Reflect.ownKeys(params).map(String),
+      values: Object.values(params),
+      proto: proto === null ? 'null' : proto === Object.prototype ? 'Object' : 'other',
+      // every own key an enumerable, writable data property
+      plainData: Reflect.ownKeys(params).every((k) => { const d = Object.getOwnPropertyDescriptor(params, k)!; return 'value' in d && d.enumerable && d.writable && d.configurable })
+    })
+    next()
+  }
+  const build = (app: any, lib: Lib, record: (v: unknown) => void) => {
+    const a = lib.Router({ mergeParams: true })
+    const b = lib.Router({ mergeParams: true })
+    const c = lib.Router({ mergeParams: true })
+    c.get('/:pid', look(record, 'three deep'))
+    // a name the parent has: its value changes where the key stands
+    c.get('/:uid/again', look(record, 'a name the parent has'))
+    c.use(look(record, 'a middleware of c'))
+    b.use('/:uid/posts', c)
+    b.use('/lit', c)
+    a.use('/users', b)
+    app.use('/api/:version', a)
+    // names a fill does not take, or that need quoting
+    const odd = lib.Router({ mergeParams: true })
+    odd.get('/q/:"a b"/:"x\\"y"/:ünï', look(record, 'quoted and unicode names'))
+    odd.get('/idx/:"1"/:"0"', look(record, 'index names'))
+    odd.get('/proto/:__proto__', look(record, '__proto__'))
+    odd.get('/five/:p1/:p2/:p3/:p4/:p5', look(record, 'five parameters'))
+    odd.get('/four/:p1/:p2/:p3/:p4', look(record, 'four parameters'))
+    app.use('/odd/:"we ird"', odd)
+    // a trigger on the router of the mount: the params are not filled then
+    const t = lib.Router()
+    t.param('tid', (req: any, res: any, next: any, id: string) => { record({ trigger: id }); next() })
+    const below = lib.Router({ mergeParams: true })
+    below.get('/:leaf', look(record, 'below a trigger'))
+    t.use('/t/:tid', below)
+    app.use(t)
+    // a plain router between two mergeParams ones
+    const plain = lib.Router()
+    const under = lib.Router({ mergeParams: true })
+    under.get('/:z', look(record, 'under a plain router'))
+    plain.use('/:y', under)
+    const over = lib.Router({ mergeParams: true })
+    over.use('/p', plain)
+    app.use('/o/:x', over)
+    app.use((err: any, req: any, res: any, next: any) => res.status(err.status || 500).json({ error: err.message }))
+    app.use((req: any, res: any) => res.json({ done: true, params: req.params }))
+  }
+  const paths = [
+    '/api/v1/users/42/posts/7', '/api/v1/users/lit/9', '/api/v1/users/42/posts/7', '/api/v2/users/42/posts/42/again',
+    '/api/v1/users/42/posts/', '/api/v%201/users/4%202/posts/7%25', '/api/v1/users/42/posts/%E0%A4%A', '/api/v1/users/lit/9',
+    '/odd/w/q/1/2/3', '/odd/w/idx/1/2', '/odd/w/proto/x', '/odd/w/five/1/2/3/4/5', '/odd/w/four/1/2/3/4',
+    '/t/9/leaf', '/o/1/p/2/3', '/API/V1/USERS/42/POSTS/7'
+  ]
+  const run = async (lib: Lib) => {
+    const records: unknown[] = []
+    const app = (lib as Lib)()
+    build(app, lib, (v) => records.push(v))
+    const server = await listen(app)
+    const answers: unknown[] = []
+    try {
+      for (const path of paths) {
+        records.push({ path })
+        const answer = await request(server.port, { method: 'GET', path })
+        answers.push([answer.status, answer.body])
+      }
+    } finally {
+      await server.close()
+    }
+    return { records, answers }
+  }
+  it('gives the same params, keys, order and prototypes as Express, request after request', async () => {
+    const ours = await run(fw as unknown as Lib)
+    const theirs = await run(express as unknown as Lib)
+    expect(ours).toEqual(theirs)
+    // (the paths reached what they were meant to)
+    expect(ours.records).toContainEqual(expect.objectContaining({ tag: 'three deep', keys: ['version', 'uid', 'pid'], values: ['v1', '42', '7'] }))
+    expect(ours.records).toContainEqual(expect.objectContaining({ tag: 'a name the parent has', keys: ['version', 'uid'], values: ['v2', '42'] }))
+    expect(ours.records).toContainEqual(expect.objectContaining({ tag: 'three deep', keys: ['version', 'pid'], values: ['v1', '9'] }))
+    expect(ours.records).toContainEqual(expect.objectContaining({ tag: 'quoted and unicode names', keys: ['we ird', 'a b', 'x"y', 'ünï'] }))
+    expect(ours.records).toContainEqual(expect.objectContaining({ tag: 'index names', keys: ['0', '1', 'we ird'] }))
+    expect(ours.records).toContainEqual(expect.objectContaining({ tag: 'under a plain router', keys: ['y', 'z'] }))
+    expect((ours.answers as unknown[][]).some(([status]) => status === 400)).toBe(true)
+  })
+
+  it("copies what a layer's replaced match added to the parent's params, and runs a trigger it added", async () => {
+    // A tool's `match` is anyone's code: the router must not copy the
+    // parent's params by the keys it knew before it ran, nor take the
+    // param triggers it saw before it for all there are.
+    const r = await recorded((app, lib, record) => {
+      let current: any
+      app.use((req: any, res: any, next: any) => { current = req; next() })
+      const child = lib.Router({ mergeParams: true })
+      child.get('/none', look(record, 'never'))
+      child.get('/:leaf', look(record, 'after a replaced match'))
+      const replaced = child.stack[0]
+      let added = false
+      replaced.match = function () {
+        current.params.added = 'by the match'
+        if (!added) {
+          added = true
+          child.param('leaf', (req: any, res: any, next: any, value: string) => { record({ trigger: value }); next() })
+        }
+        return false
+      }
+      app.use('/r/:x', child)
+    }, { path: '/r/1/leaf' })
+    expect(r.switchyard).toEqual(r.express)
+    expect(r.switchyard.records).toEqual([{ trigger: 'leaf' }, expect.objectContaining({ keys: ['x', 'added', 'leaf'] })])
+  })
+
+  it('sets a key through a setter on Object.prototype as Object.assign does', async () => {
+    // Object.assign sets each key on the new object, so a setter that
+    // Object.prototype has for that name runs and no own key is made; the
+    // fill's stores are sets too
+    const calls: unknown[] = []
+    Object.defineProperty(Object.prototype, 'zzSetter', { configurable: true, get() { return undefined }, set(v) { calls.push(v) } })
+    try {
+      const r = await recorded((app, lib, record) => {
+        const child = lib.Router({ mergeParams: true })
+        child.get('/:leaf', look(record, 'below a setter'))
+        app.use('/s/:zzSetter', child)
+      }, { path: '/s/value/leaf' })
+      expect(r.switchyard).toEqual(r.express)
+      expect(r.switchyard.records).toEqual([expect.objectContaining({ keys: ['leaf'] })])
+      expect(calls).toEqual(['value', 'value'])
+    } finally {
+      delete (Object.prototype as any).zzSetter
+    }
+  })
+})
+
 describe('req._parsedUrl as the router leaves it', () => {
   // parseurl caches its parse on req._parsedUrl, and router@2 asks it on
   // every step; middleware that reads the cache directly must find the same
