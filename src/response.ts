@@ -482,7 +482,8 @@ function lengthAndEtag(res: Response, chunk: string | ArrayBufferView, length: n
     // (Express passes the length as a number; res.set makes it a string)
     if (!res.get('Transfer-Encoding')) res.set('Content-Length', length as unknown as string)
   } else if (!readHeader(res, 'Transfer-Encoding', 'transfer-encoding')) {
-    putHeader(res, 'Content-Length', 'content-length', String(length))
+    // ('' + a number is String(number) without the String builtin's call)
+    putHeader(res, 'Content-Length', 'content-length', '' + length)
   }
   if (etagFn !== undefined) {
     if (typeof body === 'string') {
