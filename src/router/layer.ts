@@ -253,14 +253,6 @@ export class Layer {
 orderKeys(Layer.prototype, ['handleError', 'handleRequest', 'match'], true)
 
 /**
- * The router's own match of a candidate layer (see Matcher for `plain` and
- * `base`): the match, or null. A layer whose `match` was replaced (a tool
- * tracing matches) and anything else put into a stack are asked through
- * their own `match(path)`, as router@2.3 asks every layer: router@2.3's
- * answer (an object with `params` and `path`, or false) or router@2.2's
- * (true, with `params` and `path` left on the layer).
- */
-/**
  * Set when a layer was asked through its own `match` (code of anyone's,
  * which may add param triggers or change the parent's params): the router
  * clears it before its search and reads it after (src/router/index.ts, step).
@@ -272,6 +264,14 @@ export function clearForeign(): void {
   foreignMatched = false
 }
 
+/**
+ * The router's own match of a candidate layer (see Matcher for `plain` and
+ * `base`): the match, or null. A layer whose `match` was replaced (a tool
+ * tracing matches) and anything else put into a stack are asked through
+ * their own `match(path)`, as router@2.3 asks every layer: router@2.3's
+ * answer (an object with `params` and `path`, or false) or router@2.2's
+ * (true, with `params` and `path` left on the layer).
+ */
 export function matchLayer(layer: Layer, path: string, plain?: boolean, base?: Record<string, any>, baseKeys?: readonly string[]): MatchResult | null {
   if (layer[kInternals] === undefined || layer.match !== layerMatch) {
     foreignMatched = true
@@ -819,10 +819,11 @@ function sameText(str: string, offset: number, lit: string, sensitive: boolean):
 }
 
 /**
- * The params of a path without parameters: no prototype, as path-to-regexp
- * gives, unless `plain`; a copy of `base` when given (see Matcher). A
- * route's (`leaf`) are a dictionary, as Express makes them, and so are a
- * mount's that nothing is known to copy (`plain` undefined); a mount's that
+ * The params of a path without parameters and without a parent's to copy
+ * (see literalMatch): no prototype, as path-to-regexp gives, unless
+ * `plain`. A route's (`leaf`) are a dictionary, as Express makes them, and
+ * so are a mount's that nothing is known to copy, or that a router below
+ * copies by their keys (`plain` undefined); a mount's that
  * a `mergeParams` router below copies for every layer it runs (`plain`
  * false) are a small fast-mode object given the null prototype
  * (utils/prototype.ts), because `Object.assign` from a dictionary goes

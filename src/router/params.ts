@@ -120,7 +120,7 @@ export function cachedFiller(cache: FillerCache, copied: readonly string[], name
   return filler
 }
 
-/** Whether fills are made at all (false once code generation from strings was refused); for tests. */
+/** Whether fills are made at all (false once code generation from strings was refused): the router hands keys down only then. */
 export function fillsGenerated(): boolean {
   return generating
 }
