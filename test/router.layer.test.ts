@@ -256,8 +256,6 @@ describe('Layer matching with the parent params to merge (mergeParams)', () => {
 })
 
 describe('params filled by code made for their keys (design item 55)', () => {
-  const noop = () => {}
-
   it('tells array indexes apart as an object orders its keys', () => {
     for (const key of ['0', '1', '10', '4294967294']) expect(isArrayIndex(key)).toBe(true)
     for (const key of ['', '01', '-1', '1.5', '4294967295', '99999999999', 'a', '1a', ' 1', '١']) expect(isArrayIndex(key)).toBe(false)
