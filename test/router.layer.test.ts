@@ -334,3 +334,83 @@ describe('params filled by code made for their keys (design item 55)', () => {
     expect(JSON.parse(plain.out[2])).toEqual({ keys: ['version', 'uid', 'pid'], params: { version: 'v1', uid: '4 2', pid: '2' }, proto: true })
   })
 })
+
+describe('segment matchers made for their pattern (design item 57)', () => {
+  // the code made for a pattern must give what the generic path gives: the
+  // match of path-to-regexp, the params' keys in order, their prototype by
+  // the caller's `plain`, and the parent's params copied first
+  const patterns = ['/user/:id', '/:uid/posts', '/:pid', '/api/:version', '/a/:x/b/:y', '/Api/V:v/:id', '/u-:id', '/x.y/:z/', '/:a/:b/:c/:d/:e', '/:a/:b/:c/:d/:e/:f/:g/:h/:i', '/:"0"/x', '/:__proto__', '/:"a\\"b"/:"\u2028"']
+  const requests = ['/user/42', '/user/42/', '/user/42//', '/USER/7', '/user/a%20b', '/user/%E0', '/user/', '/7/posts', '/7/posts/', '/7/posts/9', '/7/POSTS', '/7/postsx', '//posts', '/7', '/7/', '/%41', '/api/v1', '/api/v1/users/42', '/Api/V2/7', '/api/v/7', '/a/1/b/2', '/a/1/b/2/', '/a//b/2', '/u-9', '/u-', '/x.y/1', '/x.y/1/', '/1/2/3/4/5', '/1/2/3/4/5/', '/1/2/3/4/5/6/7/8/9', '/1/2/3/4/5/6/7/8/%E0', '/0/x', '/v', '/', '', '//']
+  const outcome = (f: () => any) => { try { return f() } catch (e: any) { return { error: e.message, status: e.status } } }
+  // (more than eight parameters, an index key or __proto__: the generic path)
+  const compiledFor = (pattern: string) => !pattern.includes('"0"') && !pattern.includes('__proto__') && pattern.split(':').length <= 9
+  const shapeOf = (m: any) => m === false ? null : m && !m.error ? { path: m.path, entries: Reflect.ownKeys(m.params).map((k) => [k, m.params[k]]), proto: Object.getPrototypeOf(m.params), merged: m.merged } : m
+
+  for (const [end, strict, sensitive] of [[true, false, false], [true, true, true], [false, false, false], [false, false, true]] as const) {
+    it(`gives the generic path's params for each plain, end=${end} strict=${strict} sensitive=${sensitive}`, () => {
+      const opts = { end, strict, sensitive }
+      for (const pattern of patterns) {
+        const matcher = new Layer(pattern, opts, noop).matchers[0]
+        const expected = viaRegexp(pattern, opts, decodeParam)
+        for (const path of requests) {
+          const want = outcome(() => expected(path))
+          for (const plain of [true, false, undefined]) {
+            const got = outcome(() => matcher(path, plain) || null)
+            // a route's params are a dictionary unless the caller copies them at once; a mount's keep the null prototype unless `plain`
+            // (a '__proto__' key makes them a dictionary whatever the caller does with them)
+            const proto = plain === true && !pattern.includes('__proto__') ? Object.prototype : null
+            expect({ pattern, path, plain, got: shapeOf(got) }).toEqual({ pattern, path, plain, got: want && !want.error ? { path: want.path, entries: Reflect.ownKeys(want.params).map((k) => [k, want.params[k]]), proto, merged: false } : want })
+            if (got && !got.error) {
+              expect({ pattern, keys: got.keys }).toEqual({ pattern, keys: compiledFor(pattern) ? Reflect.ownKeys(got.params) : undefined })
+            }
+          }
+        }
+      }
+    })
+  }
+
+  it("copies the parent's params by their known keys as the generic path copies them", () => {
+    const parentLayer = new Layer('/:version/:uid', { end: false }, noop)
+    const parent = parentLayer.matchers[0]('/v1/p', undefined) as any
+    expect(parent.keys).toEqual(['version', 'uid'])
+    for (const pattern of patterns) {
+      for (const end of [true, false]) {
+        const known = new Layer(pattern, { end }, noop).matchers[0]
+        const unknown = new Layer(pattern, { end }, noop).matchers[0]
+        for (const path of requests) {
+          const a = outcome(() => known(path, true, parent.params, parent.keys))
+          const b = outcome(() => unknown(path, true, parent.params, undefined))
+          expect({ pattern, path, got: shapeOf(a) }).toEqual({ pattern, path, got: shapeOf(b) })
+          if (a && !a.error && a.merged) {
+            expect({ pattern, keys: a.keys }).toEqual({ pattern, keys: compiledFor(pattern) ? Reflect.ownKeys(a.params) : undefined })
+            expect(b.keys).toBeUndefined()
+          }
+        }
+      }
+    }
+  })
+
+  it('keeps to the parent it is given: a router mounted under two parents', () => {
+    const first = new Layer('/:version/:uid', { end: false }, noop).matchers[0]('/v1/p', undefined) as any
+    const second = new Layer('/:tenant', { end: false }, noop).matchers[0]('/t9', undefined) as any
+    const matcher = new Layer('/:uid/posts', { end: false }, noop).matchers[0]
+    for (let i = 0; i < 3; i++) {
+      for (const [parent, want] of [[first, { version: 'v1', uid: '42' }], [second, { tenant: 't9', uid: '42' }]] as const) {
+        const m = matcher('/42/posts/7', true, parent.params, parent.keys) as any
+        expect(m.params).toEqual(want)
+        expect(Reflect.ownKeys(m.params)).toEqual(Object.keys(want))
+        expect(m.keys).toEqual(Object.keys(want))
+      }
+    }
+  })
+
+  it('makes one matcher per pattern and key list, and gives each the same key list object', () => {
+    const a = new Layer('/:uid/posts', { end: false }, noop).matchers[0]('/7/posts', undefined) as any
+    const b = new Layer('/:uid/posts', { end: false }, noop).matchers[0]('/8/posts', undefined) as any
+    const c = new Layer('/:uid', { end: true }, noop).matchers[0]('/9', undefined) as any
+    expect(a.keys).toEqual(['uid'])
+    expect(b.keys).toBe(a.keys)
+    expect(c.keys).toBe(a.keys)
+    expect(Object.isFrozen(a.keys)).toBe(true)
+  })
+})

@@ -4,7 +4,7 @@ import { handlerTraced, traceHandler } from './tracing'
 import depd from 'depd'
 import { EmptyObject, emptyNullObject, orderKeys } from '../utils/prototype'
 import createDebug from 'debug'
-import { cachedFiller, fillerFor, NO_KEYS, type Filler, type FillerCache } from './params'
+import { cachedFiller, fillable, fillLines, generate, keysAfter, NO_KEYS, type FillerCache } from './params'
 
 /** router@2.3's debug namespace for layers (`DEBUG=router:layer`), with its message. */
 const debug = createDebug('router:layer')
@@ -643,51 +643,26 @@ let scans = 0
 /**
  * patternMatcher's matcher for a pattern segmentParts could read: the same
  * answers without running the regexp (no match array, no capture strings
- * but the parameters' own; docs/design.md, Speed, item 31).
+ * but the parameters' own; docs/design.md, Speed, item 31). Where it can, it
+ * hands the path to code made for the pattern (`compileSegments`, item 57):
+ * one function for the params alone, and one for the parent's params of a
+ * `mergeParams` router with the keys they are known to have.
  */
 function segmentMatcher(shape: SegmentParts, names: string[], dictionary: boolean, mergeable: boolean, end: boolean): Matcher {
   const parts = shape.parts
-  // the fill of the params alone (made at the first match), and of the
-  // params with a parent's: null when there can be none (src/router/params.ts)
-  let own: Filler | null | undefined = dictionary ? null : undefined
-  const cache: FillerCache = { copied: undefined, filler: null }
+  // the matcher made for the params alone (at the first match), and for a
+  // parent's with known keys: null where there can be none
+  let own: Compiled | null | undefined = dictionary ? null : undefined
+  const cache: CompiledCache = { copied: undefined, compiled: null }
   return (input, plain, base, baseKeys) => {
+    const merged = base !== undefined && mergeable
+    const compiled = merged
+      ? baseKeys === undefined ? null : cache.copied === baseKeys ? cache.compiled : cacheCompiled(cache, shape, names, baseKeys)
+      : own !== undefined ? own : (own = compileSegments(shape, names, undefined))
+    if (compiled !== null) return compiled(input, plain, base)
     const stop = scanSegments(shape, input)
     if (stop === -1) return false
-    const merged = base !== undefined && mergeable
-    const filler = merged ? (baseKeys !== undefined ? cachedFiller(cache, baseKeys, names) : null) : own !== undefined ? own : (own = fillerFor(undefined, names))
     const matched = stop === input.length ? input : input.slice(0, stop)
-    if (filler !== null) {
-      // the values first, then one fill: nothing here runs anyone's code,
-      // so the scan's ends stand (and a value that does not decode throws
-      // before any store, as path-to-regexp decodes before the router merges)
-      // (in locals: a store of a new string into a module's array, which
-      // lives in the old generation, costs a write barrier)
-      let v0: string | undefined
-      let v1: string | undefined
-      let v2: string | undefined
-      let v3: string | undefined
-      let pos = 0
-      let key = 0
-      for (let k = 0; k < parts.length; k++) {
-        const part = parts[k]
-        if (part === null) {
-          const next = paramEnds[key]
-          const value = paramEscaped[key] ? decodeParam(input.slice(pos, next)) : input.slice(pos, next)
-          if (key === 0) v0 = value
-          else if (key === 1) v1 = value
-          else if (key === 2) v2 = value
-          else v3 = value
-          key++
-          pos = next
-        } else {
-          pos += part.length
-        }
-      }
-      const params = filler.fill(merged ? {} : plain !== true && (end || plain === undefined) ? Object.create(null) : {}, base, v0, v1, v2, v3)
-      if (!end && !merged && plain === false) Object.setPrototypeOf(params, null)
-      return { path: matched, params, merged, keys: filler.keys }
-    }
     let scan = scans
     const params: Record<string, any> = merged ? Object.assign({}, base) : dictionary || (plain !== true && (end || plain === undefined)) ? Object.create(null) : {}
     let pos = 0
@@ -711,6 +686,87 @@ function segmentMatcher(shape: SegmentParts, names: string[], dictionary: boolea
     if (!dictionary && !end && !merged && plain === false) Object.setPrototypeOf(params, null)
     return { path: matched, params, merged, keys: undefined }
   }
+}
+
+/** A matcher made for one pattern (and, under mergeParams, one list of the parent's keys): see compileSegments. */
+type Compiled = (input: string, plain: boolean | undefined, base: Record<string, any> | undefined) => MatchResult | false
+
+/** A segment matcher's last compiled matcher for a parent's key list (most see one list only: their router is mounted once). */
+interface CompiledCache {
+  copied: readonly string[] | undefined
+  compiled: Compiled | null
+}
+
+function cacheCompiled(cache: CompiledCache, shape: SegmentParts, names: string[], copied: readonly string[]): Compiled | null {
+  const compiled = compileSegments(shape, names, copied)
+  cache.copied = copied
+  cache.compiled = compiled
+  return compiled
+}
+
+/** The compiled matchers made so far, by pattern shape and key lists (bounded as the fills are). */
+const compiledMatchers = new Map<string, Compiled>()
+const MAX_COMPILED = 1000
+/** The most parameters a compiled matcher takes (a longer pattern keeps the generic path). */
+const COMPILED_VALUES = 8
+
+/**
+ * A matcher made with `new Function` for one pattern segmentParts read, and
+ * for the parent's params with the own keys `copied` (a `mergeParams`
+ * router's known keys; undefined: the params alone, as a router that does
+ * not merge, or whose parent's keys are unknown, takes them). It does
+ * what segmentMatcher's generic path does, in the order of item 55's fill:
+ * the scan, with each text compared by `sameText` and each parameter taken
+ * to the next '/'; the values, decoded where they have a '%' (a value that
+ * does not decode throws before any store); then the params object made and
+ * filled as a fill fills it (src/router/params.ts), and the same result
+ * object. What it saves is the generic path's loops over the parts, the
+ * scan's ends stored in and read back from module arrays, and the fill's
+ * call: each compiled matcher has its own code, in which V8 sees one shape
+ * (docs/design.md, Speed, item 57). Null where a fill could not be made:
+ * `__proto__` or an array index among the keys, more than COMPILED_VALUES
+ * parameters, code generation refused, or the bound reached.
+ */
+function compileSegments(shape: SegmentParts, names: string[], copied: readonly string[] | undefined): Compiled | null {
+  if (names.length > COMPILED_VALUES || !fillable(copied, names)) return null
+  const id = JSON.stringify([shape, names, copied ?? null])
+  const known = compiledMatchers.get(id)
+  if (known !== undefined) return known
+  if (compiledMatchers.size >= MAX_COMPILED) return null
+  const q = JSON.stringify
+  let body = 'const len = input.length\nlet pos = 0\nlet stop = 0\nlet c = 0\n'
+  let key = 0
+  for (const part of shape.parts) {
+    if (part === null) {
+      body += `let e${key} = false\nfor (stop = pos; stop < len; stop++) { c = input.charCodeAt(stop); if (c === 47) break; if (c === 37) e${key} = true }\n`
+      body += `if (stop === pos) return false\nconst a${key} = pos\nconst z${key} = stop\npos = stop\n`
+      key++
+    } else {
+      body += `if (len - pos < ${part.length} || !sameText(input, pos, ${q(part)}, ${shape.sensitive})) return false\npos += ${part.length}\n`
+    }
+  }
+  // the end: the whole path (a route), or a '/' or the end next (a mount);
+  // one trailing '/' taken in where the pattern allows it
+  if (shape.end) {
+    body += `if (pos !== len) { if (${shape.trailing} && pos === len - 1 && input.charCodeAt(pos) === 47) pos = len; else return false }\n`
+  } else {
+    body += `if (pos !== len) { if (input.charCodeAt(pos) !== 47) return false; if (${shape.trailing} && pos === len - 1) pos = len }\n`
+  }
+  for (let i = 0; i < key; i++) body += `const v${i} = e${i} ? decodeParam(input.slice(a${i}, z${i})) : input.slice(a${i}, z${i})\n`
+  const merged = copied !== undefined
+  if (merged) {
+    body += 'const o = {}\nconst b = base\n'
+  } else if (shape.end) {
+    body += 'const o = plain !== true ? Object.create(null) : {}\n'
+  } else {
+    body += 'const o = plain === undefined ? Object.create(null) : {}\n'
+  }
+  body += fillLines(copied ?? NO_KEYS, names, 'v')
+  if (!merged && !shape.end) body += 'if (plain === false) Object.setPrototypeOf(o, null)\n'
+  body += `return { path: pos === len ? input : input.slice(0, pos), params: o, merged: ${merged}, keys }\n`
+  const compiled = generate<Compiled>(`return function match(input, plain, base) {\n${body}}`, ['sameText', 'decodeParam', 'keys'], [sameText, decodeParam, keysAfter(copied ?? NO_KEYS, names)])
+  if (compiled !== null) compiledMatchers.set(id, compiled)
+  return compiled
 }
 
 /**
@@ -806,11 +862,19 @@ function sameText(str: string, offset: number, lit: string, sensitive: boolean):
     if ((whole ? str : str.slice(offset, offset + n)) === lit) return true
     if (sensitive) return false
   }
-  for (let i = 0; i < n; i++) {
+  if (sensitive) {
+    for (let i = 0; i < n; i++) if (str.charCodeAt(offset + i) !== lit.charCodeAt(i)) return false
+    return true
+  }
+  return foldedSame(str, offset, lit)
+}
+
+/** Are the `lit.length` characters of `str` from `offset` the same as `lit` (lower case) with ASCII letters' case folded? */
+function foldedSame(str: string, offset: number, lit: string): boolean {
+  for (let i = 0; i < lit.length; i++) {
     const a = str.charCodeAt(offset + i)
     const b = lit.charCodeAt(i)
     if (a === b) continue
-    if (sensitive) return false
     // ASCII letters only: b is already lower case
     if (a >= 0x41 && a <= 0x5a && (a | 0x20) === b) continue
     return false
@@ -862,11 +926,20 @@ function prefixMatcher(literal: string, sensitive: boolean): Matcher {
   const cache: FillerCache = { copied: undefined, filler: null }
   return (path, plain, base, baseKeys) => {
     const len = path.length
-    if (len < n || !sameText(path, 0, lit, sensitive)) return false
-    if (len === n) return literalMatch(path, plain, base, baseKeys, false, cache)
+    if (len <= n) return len === n && sameText(path, 0, lit, sensitive) ? literalMatch(path, plain, base, baseKeys, false, cache) : false
     if (path.charCodeAt(n) !== 0x2f) return false
+    let head: string
+    if (n > SHORT_TEXT) {
+      // the text cut once, for the comparison and for the match (sameText
+      // and then the match cut it twice: ~100 instructions, item 57)
+      head = path.slice(0, n)
+      if (head !== lit && (sensitive || !foldedSame(head, 0, lit))) return false
+    } else {
+      if (!sameText(path, 0, lit, sensitive)) return false
+      head = path.slice(0, n)
+    }
     // a single trailing slash at the very end belongs to the match
-    return literalMatch(len === n + 1 ? path : path.slice(0, n), plain, base, baseKeys, false, cache)
+    return literalMatch(len === n + 1 ? path : head, plain, base, baseKeys, false, cache)
   }
 }
 

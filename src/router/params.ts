@@ -24,6 +24,11 @@
  *   key whatever the order of its stores, or `__proto__` (the generic path
  *   takes both, as it always did).
  *
+ * The segment matchers of src/router/layer.ts are made the same way, one
+ * for each pattern (and parent key list): their params are filled by the
+ * same lines (`fillLines`), with the key lists given by `keysAfter`
+ * (docs/design.md, Speed, item 57).
+ *
  * Where code cannot be made from strings (Node's
  * `--disallow-code-generation-from-strings`), the first attempt throws,
  * and every matcher keeps the generic path: the same objects, more slowly.
@@ -43,6 +48,8 @@ export const FILL_VALUES = 4
 
 /** The fills made so far, by their key lists (bounded: past it, new lists keep the generic path). */
 const fillers = new Map<string, Filler>()
+/** The key lists given so far (keysAfter), bounded as the fills are. */
+const keyLists = new Map<string, readonly string[]>()
 const MAX_FILLERS = 1000
 
 /** The builtins a fill is made with, as they were when this module loaded. */
@@ -74,31 +81,67 @@ export function isArrayIndex(key: string): boolean {
  * none (see above). `copied` must be a key list a filler gave, or NO_KEYS.
  */
 export function fillerFor(copied: readonly string[] | undefined, names: readonly string[]): Filler | null {
-  if (!generating || names.length > FILL_VALUES) return null
+  if (!generating || names.length > FILL_VALUES || !fillable(copied, names)) return null
   const from = copied ?? NO_KEYS
-  for (const key of from) if (key === '__proto__' || isArrayIndex(key)) return null
-  for (const key of names) if (key === '__proto__' || isArrayIndex(key)) return null
   const id = stringify([from, names])
   const known = fillers.get(id)
   if (known !== undefined) return known
   if (fillers.size >= MAX_FILLERS) return null
-  // (JSON's string literals are JavaScript's)
+  const fill = generate<Fill>(`return function fill(o, b, v0, v1, v2, v3) {\n${fillLines(from, names, 'v')}return o\n}`)
+  if (fill === null) return null
+  const filler: Filler = { fill, keys: keysAfter(from, names) }
+  fillers.set(id, filler)
+  return filler
+}
+
+/** Can a fill copy `copied` and store `names`? (no `__proto__`, no array index: see above) */
+export function fillable(copied: readonly string[] | undefined, names: readonly string[]): boolean {
+  if (copied !== undefined) for (const key of copied) if (key === '__proto__' || isArrayIndex(key)) return false
+  for (const key of names) if (key === '__proto__' || isArrayIndex(key)) return false
+  return true
+}
+
+/**
+ * A fill's lines: `o` gets `copied` from `b`, then each of `names` from the
+ * local `${value}0`, `${value}1`... (JSON's string literals are JavaScript's.)
+ */
+export function fillLines(copied: readonly string[], names: readonly string[], value: string): string {
   let body = ''
-  for (const key of from) body += `o[${stringify(key)}] = b[${stringify(key)}];\n`
-  for (let i = 0; i < names.length; i++) body += `o[${stringify(names[i])}] = v${i};\n`
-  let fill: Fill
+  for (const key of copied) body += `o[${stringify(key)}] = b[${stringify(key)}];\n`
+  for (let i = 0; i < names.length; i++) body += `o[${stringify(names[i])}] = ${value}${i};\n`
+  return body
+}
+
+/**
+ * The own keys, in order, of an object filled with `copied` then `names`:
+ * one frozen list for each, so that the matchers below, which keep the
+ * last list they saw, compare lists by identity (bounded as the fills are).
+ */
+export function keysAfter(copied: readonly string[], names: readonly string[]): readonly string[] {
+  const id = stringify([copied, names])
+  const known = keyLists.get(id)
+  if (known !== undefined) return known
+  const keys: string[] = [...copied]
+  for (const key of names) if (!keys.includes(key)) keys.push(key)
+  Object.freeze(keys)
+  if (keyLists.size < MAX_FILLERS) keyLists.set(id, keys)
+  return keys
+}
+
+/**
+ * Run `body` as strict code with `new Function`, its parameters named
+ * `params` and given `args`, and return what it returns: null (for good)
+ * once code generation from strings is refused.
+ */
+export function generate<T>(body: string, params: readonly string[] = [], args: readonly unknown[] = []): T | null {
+  if (!generating) return null
   try {
     // eslint-disable-next-line no-new-func
-    fill = new FunctionConstructor(`'use strict'\nreturn function fill(o, b, v0, v1, v2, v3) {\n${body}return o\n}`)() as Fill
+    return new FunctionConstructor(...params, `'use strict'\n${body}`)(...args) as T
   } catch {
     generating = false
     return null
   }
-  const keys: string[] = [...from]
-  for (const key of names) if (!keys.includes(key)) keys.push(key)
-  const filler: Filler = { fill, keys: Object.freeze(keys) }
-  fillers.set(id, filler)
-  return filler
 }
 
 /**
