@@ -373,16 +373,19 @@ describe('segment matchers made for their pattern (design item 57)', () => {
     const parentLayer = new Layer('/:version/:uid', { end: false }, noop)
     const parent = parentLayer.matchers[0]('/v1/p', undefined) as any
     expect(parent.keys).toEqual(['version', 'uid'])
-    for (const pattern of patterns) {
-      for (const end of [true, false]) {
-        const known = new Layer(pattern, { end }, noop).matchers[0]
-        const unknown = new Layer(pattern, { end }, noop).matchers[0]
-        for (const path of requests) {
+    // (paths without parameters too: a route or a mount under mergeParams copies the parent's params alone)
+    const literals = ['/users', '/Users', '/a', '/posts/list', '/x.y/']
+    const literalRequests = ['/users', '/USERS/7', '/users/', '/Users//', '/usersx', '/user', '/a', '/A/b', '/ab', '/posts/list/', '/posts/List/x', '/x.y', '/x.y/', '/x.y//']
+    for (const pattern of [...patterns, ...literals]) {
+      for (const [end, strict, sensitive] of [[true, false, false], [false, false, false], [true, true, true], [false, false, true]] as const) {
+        const known = new Layer(pattern, { end, strict, sensitive }, noop).matchers[0]
+        const unknown = new Layer(pattern, { end, strict, sensitive }, noop).matchers[0]
+        for (const path of [...requests, ...literalRequests]) {
           const a = outcome(() => known(path, true, parent.params, parent.keys))
           const b = outcome(() => unknown(path, true, parent.params, undefined))
-          expect({ pattern, path, got: shapeOf(a) }).toEqual({ pattern, path, got: shapeOf(b) })
+          expect({ pattern, end, strict, sensitive, path, got: shapeOf(a) }).toEqual({ pattern, end, strict, sensitive, path, got: shapeOf(b) })
           if (a && !a.error && a.merged) {
-            expect({ pattern, keys: a.keys }).toEqual({ pattern, keys: compiledFor(pattern) ? Reflect.ownKeys(a.params) : undefined })
+            expect({ pattern, end, strict, sensitive, path, keys: a.keys }).toEqual({ pattern, end, strict, sensitive, path, keys: compiledFor(pattern) ? Reflect.ownKeys(a.params) : undefined })
             expect(b.keys).toBeUndefined()
           }
         }

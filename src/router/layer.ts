@@ -4,7 +4,7 @@ import { handlerTraced, traceHandler } from './tracing'
 import depd from 'depd'
 import { EmptyObject, emptyNullObject, orderKeys } from '../utils/prototype'
 import createDebug from 'debug'
-import { cachedFiller, fillable, fillLines, generate, keysAfter, NO_KEYS, type FillerCache } from './params'
+import { fillable, fillLines, generate, keysAfter, NO_KEYS } from './params'
 
 /** router@2.3's debug namespace for layers (`DEBUG=router:layer`), with its message. */
 const debug = createDebug('router:layer')
@@ -704,6 +704,9 @@ function cacheCompiled(cache: CompiledCache, shape: SegmentParts, names: string[
   return compiled
 }
 
+/** A literal path's parameters (none). */
+const NO_NAMES: string[] = []
+
 /** The compiled matchers made so far, by pattern shape and key lists (bounded as the fills are). */
 const compiledMatchers = new Map<string, Compiled>()
 const MAX_COMPILED = 1000
@@ -735,8 +738,11 @@ function compileSegments(shape: SegmentParts, names: string[], copied: readonly 
   if (compiledMatchers.size >= MAX_COMPILED) return null
   const q = JSON.stringify
   let body = 'const len = input.length\nlet pos = 0\nlet stop = 0\nlet c = 0\n'
+  // a literal path longer than SHORT_TEXT (a mount's or a route's under
+  // mergeParams): its text cut once, for the comparison and for the match
+  const head = shape.parts.length === 1 && shape.parts[0] !== null && shape.parts[0].length > SHORT_TEXT ? shape.parts[0] : undefined
   let key = 0
-  for (const part of shape.parts) {
+  for (const part of head !== undefined ? [] : shape.parts) {
     if (part === null) {
       body += `let e${key} = false\nfor (stop = pos; stop < len; stop++) { c = input.charCodeAt(stop); if (c === 47) break; if (c === 37) e${key} = true }\n`
       body += `if (stop === pos) return false\nconst a${key} = pos\nconst z${key} = stop\npos = stop\n`
@@ -744,6 +750,10 @@ function compileSegments(shape: SegmentParts, names: string[], copied: readonly 
     } else {
       body += `if (len - pos < ${part.length} || !sameText(input, pos, ${q(part)}, ${shape.sensitive})) return false\npos += ${part.length}\n`
     }
+  }
+  if (head !== undefined) {
+    body += `if (len < ${head.length}) return false\nconst head = len === ${head.length} ? input : input.slice(0, ${head.length})\n`
+    body += `if (head !== ${q(head)} && (${shape.sensitive} || !foldedSame(head, 0, ${q(head)}))) return false\npos = ${head.length}\n`
   }
   // the end: the whole path (a route), or a '/' or the end next (a mount);
   // one trailing '/' taken in where the pattern allows it
@@ -763,8 +773,8 @@ function compileSegments(shape: SegmentParts, names: string[], copied: readonly 
   }
   body += fillLines(copied ?? NO_KEYS, names, 'v')
   if (!merged && !shape.end) body += 'if (plain === false) Object.setPrototypeOf(o, null)\n'
-  body += `return { path: pos === len ? input : input.slice(0, pos), params: o, merged: ${merged}, keys }\n`
-  const compiled = generate<Compiled>(`return function match(input, plain, base) {\n${body}}`, ['sameText', 'decodeParam', 'keys'], [sameText, decodeParam, keysAfter(copied ?? NO_KEYS, names)])
+  body += `return { path: pos === len ? input : ${head !== undefined ? 'head' : 'input.slice(0, pos)'}, params: o, merged: ${merged}, keys }\n`
+  const compiled = generate<Compiled>(`return function match(input, plain, base) {\n${body}}`, ['sameText', 'foldedSame', 'decodeParam', 'keys'], [sameText, foldedSame, decodeParam, keysAfter(copied ?? NO_KEYS, names)])
   if (compiled !== null) compiledMatchers.set(id, compiled)
   return compiled
 }
@@ -897,23 +907,31 @@ function emptyParams(plain: boolean | undefined, leaf: boolean): Record<string, 
   return plain === true ? new EmptyObject() : leaf || plain === undefined ? Object.create(null) : emptyNullObject()
 }
 
-/** A match without parameters (`cache`: the matcher's fill of a parent's params, src/router/params.ts). */
-function literalMatch(path: string, plain: boolean | undefined, base: Record<string, any> | undefined, baseKeys: readonly string[] | undefined, leaf: boolean, cache: FillerCache): MatchResult {
+/**
+ * A match without parameters. Under mergeParams, the parent's params are
+ * copied here only when their keys are unknown, or no matcher could be
+ * made for them (see exactMatcher): with `Object.assign`, as the generic
+ * path of the segment matchers copies them.
+ */
+function literalMatch(path: string, plain: boolean | undefined, base: Record<string, any> | undefined, leaf: boolean): MatchResult {
   if (base === undefined) return { path, params: emptyParams(plain, leaf), merged: false, keys: NO_KEYS }
-  const filler = baseKeys !== undefined ? cachedFiller(cache, baseKeys, NO_KEYS) : null
-  if (filler === null) return { path, params: Object.assign({}, base), merged: true, keys: undefined }
-  return { path, params: filler.fill({}, base, undefined, undefined, undefined, undefined), merged: true, keys: filler.keys }
+  return { path, params: Object.assign({}, base), merged: true, keys: undefined }
 }
 
 /** A route path without parameters: equal, or (not strict) equal plus one trailing slash. */
 function exactMatcher(literal: string, sensitive: boolean, strict: boolean): Matcher {
   const lit = sensitive ? literal : literal.toLowerCase()
   const n = lit.length
-  const cache: FillerCache = { copied: undefined, filler: null }
+  const shape: SegmentParts = { parts: [lit], sensitive, end: true, trailing: !strict }
+  const compiled: CompiledCache = { copied: undefined, compiled: null }
   return (path, plain, base, baseKeys) => {
+    if (base !== undefined && baseKeys !== undefined) {
+      const match = compiled.copied === baseKeys ? compiled.compiled : cacheCompiled(compiled, shape, NO_NAMES, baseKeys)
+      if (match !== null) return match(path, plain, base)
+    }
     const len = path.length
     if (len === n || (!strict && len === n + 1 && path.charCodeAt(n) === 0x2f)) {
-      if (sameText(path, 0, lit, sensitive)) return literalMatch(path, plain, base, baseKeys, true, cache)
+      if (sameText(path, 0, lit, sensitive)) return literalMatch(path, plain, base, true)
     }
     return false
   }
@@ -923,10 +941,15 @@ function exactMatcher(literal: string, sensitive: boolean, strict: boolean): Mat
 function prefixMatcher(literal: string, sensitive: boolean): Matcher {
   const lit = sensitive ? literal : literal.toLowerCase()
   const n = lit.length
-  const cache: FillerCache = { copied: undefined, filler: null }
+  const shape: SegmentParts = { parts: [lit], sensitive, end: false, trailing: true }
+  const compiled: CompiledCache = { copied: undefined, compiled: null }
   return (path, plain, base, baseKeys) => {
+    if (base !== undefined && baseKeys !== undefined) {
+      const match = compiled.copied === baseKeys ? compiled.compiled : cacheCompiled(compiled, shape, NO_NAMES, baseKeys)
+      if (match !== null) return match(path, plain, base)
+    }
     const len = path.length
-    if (len <= n) return len === n && sameText(path, 0, lit, sensitive) ? literalMatch(path, plain, base, baseKeys, false, cache) : false
+    if (len <= n) return len === n && sameText(path, 0, lit, sensitive) ? literalMatch(path, plain, base, false) : false
     if (path.charCodeAt(n) !== 0x2f) return false
     let head: string
     if (n > SHORT_TEXT) {
@@ -939,7 +962,7 @@ function prefixMatcher(literal: string, sensitive: boolean): Matcher {
       head = path.slice(0, n)
     }
     // a single trailing slash at the very end belongs to the match
-    return literalMatch(len === n + 1 ? path : head, plain, base, baseKeys, false, cache)
+    return literalMatch(len === n + 1 ? path : head, plain, base, false)
   }
 }
 
