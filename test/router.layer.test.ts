@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { match } from 'path-to-regexp'
 import { Layer, decodeParam, kInternals, matchLayer, segmentParts } from '../src/router/layer'
-import { fillerFor, isArrayIndex } from '../src/router/params'
+import { fillerFor, fillsGenerated, generate, isArrayIndex } from '../src/router/params'
 import { pathToRegexp } from 'path-to-regexp'
 
 /** The router's match of a layer, as router@2's matchers give it: `merged` (set only when the router asks a matcher to merge) is false here. */
@@ -405,6 +405,12 @@ describe('segment matchers made for their pattern (design item 57)', () => {
         expect(m.keys).toEqual(Object.keys(want))
       }
     }
+  })
+
+  it('leaves one function unmade, not all, when its code does not compile', () => {
+    expect(generate('return function (', [], [])).toBeNull()
+    expect(fillsGenerated()).toBe(true)
+    expect(generate<(x: number) => number>('return function (x) { return x + a }', ['a'], [1])!(2)).toBe(3)
   })
 
   it('makes one matcher per pattern and key list, and gives each the same key list object', () => {

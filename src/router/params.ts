@@ -55,6 +55,7 @@ const MAX_FILLERS = 1000
 /** The builtins a fill is made with, as they were when this module loaded. */
 const stringify = JSON.stringify
 const FunctionConstructor = Function
+const EvalErrorConstructor = EvalError
 
 /** Set to false when `new Function` throws: code generation from strings is disallowed. */
 let generating = true
@@ -131,15 +132,17 @@ export function keysAfter(copied: readonly string[], names: readonly string[]): 
 /**
  * Run `body` as strict code with `new Function`, its parameters named
  * `params` and given `args`, and return what it returns: null (for good)
- * once code generation from strings is refused.
+ * once code generation from strings is refused (an EvalError). Any other
+ * error would be a fault of the code made here: that one function is not
+ * made, and its caller keeps the generic path.
  */
 export function generate<T>(body: string, params: readonly string[] = [], args: readonly unknown[] = []): T | null {
   if (!generating) return null
   try {
     // eslint-disable-next-line no-new-func
     return new FunctionConstructor(...params, `'use strict'\n${body}`)(...args) as T
-  } catch {
-    generating = false
+  } catch (err) {
+    if (err instanceof EvalErrorConstructor) generating = false
     return null
   }
 }

@@ -729,7 +729,20 @@ describe('params filled by code made for their keys (design item 55)', () => {
     odd.get('/proto/:__proto__', look(record, '__proto__'))
     odd.get('/five/:p1/:p2/:p3/:p4/:p5', look(record, 'five parameters'))
     odd.get('/four/:p1/:p2/:p3/:p4', look(record, 'four parameters'))
+    // literal routes under mergeParams, a strict router, eight and nine
+    // parameters (made for the pattern up to eight: design item 57)
+    odd.get('/list', look(record, 'a literal route'))
+    odd.get('/eight/:p1/:p2/:p3/:p4/:p5/:p6/:p7/:p8', look(record, 'eight parameters'))
+    odd.get('/nine/:p1/:p2/:p3/:p4/:p5/:p6/:p7/:p8/:p9', look(record, 'nine parameters'))
     app.use('/odd/:"we ird"', odd)
+    const strict = lib.Router({ mergeParams: true, strict: true })
+    strict.get('/exact/', look(record, 'a strict literal route'))
+    strict.get('/id/:n/', look(record, 'a strict route with a parameter'))
+    app.use('/s/:k', strict)
+    const sensitive = lib.Router({ mergeParams: true, caseSensitive: true })
+    sensitive.get('/Item/:id', look(record, 'a case-sensitive route'))
+    sensitive.get('/Items', look(record, 'a case-sensitive literal route'))
+    app.use('/c/:k', sensitive)
     // a trigger on the router of the mount: the params are not filled then
     const t = lib.Router()
     t.param('tid', (req: any, res: any, next: any, id: string) => { record({ trigger: id }); next() })
@@ -752,7 +765,10 @@ describe('params filled by code made for their keys (design item 55)', () => {
     '/api/v1/users/42/posts/7', '/api/v1/users/lit/9', '/api/v1/users/42/posts/7', '/api/v2/users/42/posts/42/again',
     '/api/v1/users/42/posts/', '/api/v%201/users/4%202/posts/7%25', '/api/v1/users/42/posts/%E0%A4%A', '/api/v1/users/lit/9',
     '/odd/w/q/1/2/3', '/odd/w/idx/1/2', '/odd/w/proto/x', '/odd/w/five/1/2/3/4/5', '/odd/w/four/1/2/3/4',
-    '/t/9/leaf', '/o/1/p/2/3', '/API/V1/USERS/42/POSTS/7'
+    '/t/9/leaf', '/o/1/p/2/3', '/API/V1/USERS/42/POSTS/7',
+    '/odd/w/list', '/odd/w/LIST/', '/odd/w/list//', '/odd/w/eight/1/2/3/4/5/6/7/8', '/odd/w/eight/1/2/3/4/5/6/7/%E0', '/odd/w/nine/1/2/3/4/5/6/7/8/9',
+    '/s/1/exact/', '/s/1/exact', '/s/1/exact//', '/s/1/EXACT/', '/s/1/id/7/', '/s/1/id/7', '/s/1/id/7//', '/s/1/id/%37/',
+    '/c/1/Item/5', '/c/1/item/5', '/c/1/ITEM/5', '/c/1/Items', '/c/1/items', '/c/1/Items/'
   ]
   const run = async (lib: Lib) => {
     const records: unknown[] = []
