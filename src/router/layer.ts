@@ -706,6 +706,8 @@ function cacheCompiled(cache: CompiledCache, shape: SegmentParts, names: string[
 
 /** A literal path's parameters (none). */
 const NO_NAMES: string[] = []
+/** JSON's string literals are JavaScript's (taken when the module loads, as params.ts takes its builtins). */
+const quote = JSON.stringify
 
 /** The compiled matchers made so far, by pattern shape and key lists (bounded as the fills are). */
 const compiledMatchers = new Map<string, Compiled>()
@@ -732,11 +734,11 @@ const COMPILED_VALUES = 8
  */
 function compileSegments(shape: SegmentParts, names: string[], copied: readonly string[] | undefined): Compiled | null {
   if (names.length > COMPILED_VALUES || !fillable(copied, names)) return null
-  const id = JSON.stringify([shape, names, copied ?? null])
+  const id = quote([shape, names, copied ?? null])
   const known = compiledMatchers.get(id)
   if (known !== undefined) return known
   if (compiledMatchers.size >= MAX_COMPILED) return null
-  const q = JSON.stringify
+  const q = quote
   let body = 'const len = input.length\nlet pos = 0\nlet stop = 0\nlet c = 0\n'
   // a literal path longer than SHORT_TEXT (a mount's or a route's under
   // mergeParams): its text cut once, for the comparison and for the match

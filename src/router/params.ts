@@ -79,7 +79,8 @@ export function isArrayIndex(key: string): boolean {
 /**
  * The filler for a parent's params with the own keys `copied` (undefined:
  * no parent to copy) and the parameters `names`, or null when there can be
- * none (see above). `copied` must be a key list a filler gave, or NO_KEYS.
+ * none (see above). `copied` must be a key list a filler or a compiled
+ * matcher gave (`keysAfter`), or NO_KEYS.
  */
 export function fillerFor(copied: readonly string[] | undefined, names: readonly string[]): Filler | null {
   if (!generating || names.length > FILL_VALUES || !fillable(copied, names)) return null
