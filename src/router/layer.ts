@@ -21,9 +21,11 @@ export interface MatchResult {
   /** true when the matcher copied the `base` params in (see Matcher) */
   merged: boolean
   /**
-   * The own keys of `params`, in their order, when the matcher filled them
-   * with a fill (src/router/params.ts), undefined otherwise: what a router
-   * mounted below may take as its parent's keys (`baseKeys`).
+   * The own keys of `params`, in their order, when the router's own matcher
+   * made them by a known key list (a compiled matcher, or a literal's
+   * params without a parent: src/router/params.ts, keysAfter), undefined
+   * otherwise: what a router mounted below may take as its parent's keys
+   * (`baseKeys`).
    */
   keys: readonly string[] | undefined
 }
@@ -657,7 +659,7 @@ function segmentMatcher(shape: SegmentParts, names: string[], dictionary: boolea
   return (input, plain, base, baseKeys) => {
     const merged = base !== undefined && mergeable
     const compiled = merged
-      ? baseKeys === undefined ? null : cache.copied === baseKeys ? cache.compiled : cacheCompiled(cache, shape, names, baseKeys)
+      ? compiledFor(cache, shape, names, baseKeys)
       : own !== undefined ? own : (own = compileSegments(shape, names, undefined))
     if (compiled !== null) return compiled(input, plain, base)
     const stop = scanSegments(shape, input)
@@ -697,7 +699,14 @@ interface CompiledCache {
   compiled: Compiled | null
 }
 
-function cacheCompiled(cache: CompiledCache, shape: SegmentParts, names: string[], copied: readonly string[]): Compiled | null {
+/**
+ * The compiled matcher for a parent's params with the own keys `copied`
+ * (null when they are not known, or none can be made), from `cache` when it
+ * holds that list: as params.ts's cachedFiller does for fills.
+ */
+function compiledFor(cache: CompiledCache, shape: SegmentParts, names: string[], copied: readonly string[] | undefined): Compiled | null {
+  if (copied === undefined) return null
+  if (cache.copied === copied) return cache.compiled
   const compiled = compileSegments(shape, names, copied)
   cache.copied = copied
   cache.compiled = compiled
@@ -927,8 +936,8 @@ function exactMatcher(literal: string, sensitive: boolean, strict: boolean): Mat
   const shape: SegmentParts = { parts: [lit], sensitive, end: true, trailing: !strict }
   const compiled: CompiledCache = { copied: undefined, compiled: null }
   return (path, plain, base, baseKeys) => {
-    if (base !== undefined && baseKeys !== undefined) {
-      const match = compiled.copied === baseKeys ? compiled.compiled : cacheCompiled(compiled, shape, NO_NAMES, baseKeys)
+    if (base !== undefined) {
+      const match = compiledFor(compiled, shape, NO_NAMES, baseKeys)
       if (match !== null) return match(path, plain, base)
     }
     const len = path.length
@@ -946,8 +955,8 @@ function prefixMatcher(literal: string, sensitive: boolean): Matcher {
   const shape: SegmentParts = { parts: [lit], sensitive, end: false, trailing: true }
   const compiled: CompiledCache = { copied: undefined, compiled: null }
   return (path, plain, base, baseKeys) => {
-    if (base !== undefined && baseKeys !== undefined) {
-      const match = compiled.copied === baseKeys ? compiled.compiled : cacheCompiled(compiled, shape, NO_NAMES, baseKeys)
+    if (base !== undefined) {
+      const match = compiledFor(compiled, shape, NO_NAMES, baseKeys)
       if (match !== null) return match(path, plain, base)
     }
     const len = path.length
