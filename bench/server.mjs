@@ -43,6 +43,9 @@ server.listen(0, '127.0.0.1', () => {
 //   "rss": the resident set size in bytes;
 //   "heap": the V8 heap in use (heapUsed), in bytes;
 //   "young": the size V8 has reserved for its young generation (new_space), in bytes;
+//   "idle": six full garbage collections, 100 ms apart, with no request in
+//          flight (when the process runs with --expose-gc, as bench/idle.mjs
+//          starts it), then "ok": what an idle server may get;
 //   "mem": process.memoryUsage() as JSON (after a full garbage collection
 //          when the process runs with --expose-gc, as bench/memory.mjs starts it);
 //   "gc-start" / "alloc-start", then "alloc-stop": count the garbage
@@ -65,6 +68,12 @@ async function answerPending() {
     pending = pending.slice(nl + 1)
     if (line === 'rss') {
       process.stdout.write(String(process.memoryUsage.rss()) + '\n')
+    } else if (line === 'idle') {
+      for (let i = 0; i < 6; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        if (typeof globalThis.gc === 'function') globalThis.gc()
+      }
+      process.stdout.write('ok\n')
     } else if (line === 'mem') {
       if (typeof globalThis.gc === 'function') globalThis.gc()
       process.stdout.write(JSON.stringify(process.memoryUsage()) + '\n')
