@@ -1,4 +1,4 @@
-// The first app made holds one of Node's process.nextTick tick objects for
+// The first app or router made holds one of Node's process.nextTick tick objects for
 // the life of the process (src/utils/tick-shape.ts, docs/design.md, Speed,
 // item 58). Without it, a full garbage collection while no tick object is
 // alive frees the maps V8 built tick objects with, and the stores that build
@@ -32,6 +32,20 @@ describe('the tick object the first app holds', () => {
     fw.Router()
     await nextTick()
     expect(heldTickShape()).toBe(held)
+  })
+
+  it('is taken by a router made without an app', async () => {
+    vi.resetModules()
+    try {
+      const { Router } = await import('../src/router/index')
+      const { heldTickShape: heldByRouter } = await import('../src/utils/tick-shape')
+      expect(heldByRouter()).toBeUndefined()
+      Router()
+      await nextTick()
+      expect(Reflect.ownKeys(heldByRouter()!)).toEqual(Reflect.ownKeys(await tickObject()))
+    } finally {
+      vi.resetModules()
+    }
   })
 
   it('keeps the stores that build tick objects monomorphic through full collections while none is alive', () => {

@@ -5,6 +5,7 @@ import { from, indexOf, kState, lookUp, newState, stateOf, type RouterState } fr
 import { Route, truthy, useArguments } from './route'
 import { methods } from './methods'
 import { EmptyObject, orderKeys } from '../utils/prototype'
+import { holdTickShape } from '../utils/tick-shape'
 import { UNKNOWN, lastParsePlain, routerPathname, slowPathname } from '../utils/url'
 import { anyTracing, joinPattern, kMatchedRoute, kMountRoute, patternText, recordError, refreshTracing, requestTraced, traceParamCall, type RequestContext } from './tracing'
 
@@ -106,6 +107,8 @@ export const Router = function Router(this: unknown, options?: RouterOptions): R
   self.stack = state.view
   hide(self, kState, state)
   ownRouters.add(self)
+  // (a router used without an app too: docs/design.md, Speed, item 58)
+  holdTickShape()
   return self
 } as unknown as { new (options?: RouterOptions): Router; (options?: RouterOptions): Router; prototype: any; Route: typeof Route }
 

@@ -22,7 +22,7 @@ import * as asyncHooks from 'node:async_hooks'
 let held: object | undefined
 let asked = false
 
-/** Hold one tick object, once per process; the first app made asks. */
+/** Hold one tick object, once per process; the first app or router made asks. */
 export function holdTickShape(): void {
   if (asked) return
   asked = true
