@@ -72,6 +72,25 @@ describe('the tick object the first app holds', () => {
     expect(megamorphic(true)).toBe(0)
   })
 
+  it('is not taken when the callback runs in some other resource (a fake nextTick)', async () => {
+    vi.resetModules()
+    vi.doMock('node:async_hooks', async (original) => {
+      const real: any = await original()
+      const other = () => ({ callback: () => {}, args: undefined })
+      return { ...real, default: { ...real.default, executionAsyncResource: other }, executionAsyncResource: other }
+    })
+    try {
+      const { default: make } = await import('../src/index')
+      const { heldTickShape: heldOther } = await import('../src/utils/tick-shape')
+      make()
+      await nextTick()
+      expect(heldOther()).toBeUndefined()
+    } finally {
+      vi.doUnmock('node:async_hooks')
+      vi.resetModules()
+    }
+  })
+
   it('is not taken, and nothing else changes, without async_hooks.executionAsyncResource', async () => {
     vi.resetModules()
     vi.doMock('node:async_hooks', async (original) => {

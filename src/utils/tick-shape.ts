@@ -14,9 +14,10 @@
 // Holding one tick object keeps its maps alive, so the chain is never rebuilt.
 //
 // How: the tick object is the async resource of its own callback, which the
-// public `async_hooks.executionAsyncResource()` returns. Nothing else reads it
-// or changes it. Without that function (another runtime), nothing is held and
-// nothing else changes: only the saving is lost.
+// public `async_hooks.executionAsyncResource()` returns; it is kept only if
+// its `callback` is the function it was made for. Nothing else reads it or
+// changes it. Without that function (another runtime), or given another
+// object, nothing is held and nothing else changes: only the saving is lost.
 import * as asyncHooks from 'node:async_hooks'
 
 let held: object | undefined
@@ -31,7 +32,11 @@ export function holdTickShape(): void {
 
 function takeResource(): void {
   const current = (asyncHooks as { executionAsyncResource?: () => object }).executionAsyncResource
-  if (typeof current === 'function') held = current()
+  if (typeof current !== 'function') return
+  // kept only if it is the tick object made for this very callback (not,
+  // say, what a fake nextTick of a test's timers runs it in)
+  const resource = current() as { callback?: unknown } | undefined
+  if (resource !== null && typeof resource === 'object' && resource.callback === takeResource) held = resource
 }
 
 /** The tick object held (for the tests), or undefined before it is taken or without the API. */
