@@ -15,7 +15,6 @@ import { Router as RouterImpl, Route as RouteImpl } from './router/index'
 import { json as jsonImpl, raw as rawImpl, text as textImpl, urlencoded as urlencodedImpl } from './body/index'
 import { serveStatic } from './static'
 import { lib, libExports } from './express-lib'
-import { holdTickShape } from './utils/tick-shape'
 import type { Switchyard } from './types/index'
 
 export type * from './types/index'
@@ -41,8 +40,6 @@ function createApplication(): any {
   self.request = Object.create(request, { app: { configurable: true, enumerable: true, writable: true, value: self } })
   self.response = Object.create(response, { app: { configurable: true, enumerable: true, writable: true, value: self } })
   self.init()
-  // keeps the maps of Node's tick objects alive (docs/design.md, Speed, item 58)
-  holdTickShape()
   return self
 }
 

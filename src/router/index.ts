@@ -107,7 +107,9 @@ export const Router = function Router(this: unknown, options?: RouterOptions): R
   self.stack = state.view
   hide(self, kState, state)
   ownRouters.add(self)
-  // (a router used without an app too: docs/design.md, Speed, item 58)
+  // keeps the maps of Node's tick objects alive (docs/design.md, Speed,
+  // item 58): every app's requests go through its router, made at its first
+  // route, middleware or request
   holdTickShape()
   return self
 } as unknown as { new (options?: RouterOptions): Router; (options?: RouterOptions): Router; prototype: any; Route: typeof Route }

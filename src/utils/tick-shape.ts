@@ -23,7 +23,7 @@ import * as asyncHooks from 'node:async_hooks'
 let held: object | undefined
 let asked = false
 
-/** Hold one tick object, once per process; the first app or router made asks. */
+/** Hold one tick object, once per process; the first router made asks (an app's, or one made alone). */
 export function holdTickShape(): void {
   if (asked) return
   asked = true
