@@ -4,7 +4,7 @@ import { handlerTraced, traceHandler } from './tracing'
 import depd from 'depd'
 import { EmptyObject, emptyNullObject, orderKeys } from '../utils/prototype'
 import createDebug from 'debug'
-import { fillable, fillLines, generate, keysAfter, NO_KEYS } from './params'
+import { fillable, fillLines, generate, keysAfter, NO_KEYS, stringify } from './params'
 
 /** router@2.3's debug namespace for layers (`DEBUG=router:layer`), with its message. */
 const debug = createDebug('router:layer')
@@ -715,8 +715,6 @@ function compiledFor(cache: CompiledCache, shape: SegmentParts, names: string[],
 
 /** A literal path's parameters (none). */
 const NO_NAMES: string[] = []
-/** JSON's string literals are JavaScript's (taken when the module loads, as params.ts takes its builtins). */
-const quote = JSON.stringify
 
 /** The compiled matchers made so far, by pattern shape and key lists (bounded as the fills are). */
 const compiledMatchers = new Map<string, Compiled>()
@@ -743,11 +741,10 @@ const COMPILED_VALUES = 8
  */
 function compileSegments(shape: SegmentParts, names: string[], copied: readonly string[] | undefined): Compiled | null {
   if (names.length > COMPILED_VALUES || !fillable(copied, names)) return null
-  const id = quote([shape, names, copied ?? null])
+  const id = stringify([shape, names, copied ?? null])
   const known = compiledMatchers.get(id)
   if (known !== undefined) return known
   if (compiledMatchers.size >= MAX_COMPILED) return null
-  const q = quote
   let body = 'const len = input.length\nlet pos = 0\nlet stop = 0\nlet c = 0\n'
   // a literal path longer than SHORT_TEXT (a mount's or a route's under
   // mergeParams): its text cut once, for the comparison and for the match
@@ -759,12 +756,12 @@ function compileSegments(shape: SegmentParts, names: string[], copied: readonly 
       body += `if (stop === pos) return false\nconst a${key} = pos\nconst z${key} = stop\npos = stop\n`
       key++
     } else {
-      body += `if (len - pos < ${part.length} || !sameText(input, pos, ${q(part)}, ${shape.sensitive})) return false\npos += ${part.length}\n`
+      body += `if (len - pos < ${part.length} || !sameText(input, pos, ${stringify(part)}, ${shape.sensitive})) return false\npos += ${part.length}\n`
     }
   }
   if (head !== undefined) {
     body += `if (len < ${head.length}) return false\nconst head = len === ${head.length} ? input : input.slice(0, ${head.length})\n`
-    body += `if (head !== ${q(head)} && (${shape.sensitive} || !foldedSame(head, 0, ${q(head)}))) return false\npos = ${head.length}\n`
+    body += `if (head !== ${stringify(head)} && (${shape.sensitive} || !foldedSame(head, 0, ${stringify(head)}))) return false\npos = ${head.length}\n`
   }
   // the end: the whole path (a route), or a '/' or the end next (a mount);
   // one trailing '/' taken in where the pattern allows it

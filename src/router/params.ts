@@ -52,8 +52,12 @@ const fillers = new Map<string, Filler>()
 const keyLists = new Map<string, readonly string[]>()
 const MAX_FILLERS = 1000
 
-/** The builtins a fill is made with, as they were when this module loaded. */
-const stringify = JSON.stringify
+/**
+ * The builtins a fill is made with, as they were when this module loaded
+ * (`stringify` also quotes the texts of layer.ts's compiled matchers: JSON's
+ * string literals are JavaScript's).
+ */
+export const stringify = JSON.stringify
 const FunctionConstructor = Function
 const EvalErrorConstructor = EvalError
 
