@@ -5,30 +5,51 @@
 const kSwap = Symbol('switchyard.swap')
 
 /**
- * `Object.setPrototypeOf(obj, proto)` for a request or response, leaving it in
- * V8's dictionary mode, which changes nothing observable: own keys, their
- * order, values and descriptors stay as they are. An object that already has
- * `proto` is left as it is.
+ * Whether V8 `version` (a `process.versions.v8` string) keeps an object
+ * whose prototype was swapped in a transition tree, so that properties added
+ * to it afterwards follow cached transitions and objects swapped alike share
+ * their maps. V8 13 does (Node 24: its `Object.setPrototypeOf` result shares
+ * maps as a freshly built object's does); V8 11 and 12 (Node 20 to 23) give
+ * the object a map outside any tree, and each property added after that
+ * builds a map for that one object (docs/design.md, Speed, items 23 and 59).
+ * Only speed rests on the answer: both ways of swapping leave the same own
+ * keys, values and prototype.
+ * @example swapKeepsMaps(process.versions.v8) // false on Node 20
+ */
+export function swapKeepsMaps(version: string): boolean {
+  return Number.parseInt(version, 10) >= 13
+}
+
+/** The running V8's answer, read once at load. */
+export const plainSwap = swapKeepsMaps(process.versions.v8)
+
+/**
+ * `Object.setPrototypeOf(obj, proto)` for a request or response, done the way
+ * that keeps what follows fast on the running V8. Nothing observable differs
+ * between the ways: own keys, their order, values and descriptors stay as they
+ * are. An object that already has `proto` is left as it is.
  *
- * Why: V8 11 (Node 20) gives an object whose prototype was swapped a map of
- * its own, outside any transition tree. Every property added after that
- * (`req.params`, `res.locals`, Node's own bookkeeping...) then builds a new
- * map for that one object, and every inline cache that meets it turns
- * megamorphic: a hello world on a server Switchyard cannot adopt cost ~6x the
- * CPU of one on an adopted server. A dictionary-mode object made from a given
- * map gets a map shared with all the others, and adding properties to it
- * builds none (docs/design.md, Speed, item 23).
+ * Why: V8 11 and 12 (Node 20 to 23) give an object whose prototype was
+ * swapped a map of its own, outside any transition tree. Every property added
+ * after that (`req.params`, `res.locals`, Node's own bookkeeping...) then
+ * builds a new map for that one object, and every inline cache that meets it
+ * turns megamorphic: a hello world on a server Switchyard cannot adopt cost
+ * ~6x the CPU of one on an adopted server. A dictionary-mode object made from
+ * a given map gets a map shared with all the others, and adding properties to
+ * it builds none (docs/design.md, Speed, item 23). V8 13 (Node 24) keeps the
+ * swapped object's map in a tree: there a plain swap is the fast one, and a
+ * dictionary-mode object only slows every later read (item 59).
  *
- * How: the key is added while the object still has its ordinary map (a
- * cached transition), and deleted after the swap, when it is no longer the
- * last step of a transition tree: V8 then turns the object into dictionary
- * mode. Adding after the swap would build one more map per object. Should a
- * later V8 keep the object fast, only the saving is lost.
+ * How, where V8 loses the maps: the key is added while the object still has
+ * its ordinary map (a cached transition), and deleted after the swap, when it
+ * is no longer the last step of a transition tree: V8 then turns the object
+ * into dictionary mode. Adding after the swap would build one more map per
+ * object.
  */
 export function swapPrototype(obj: any, proto: object): void {
   if (Object.getPrototypeOf(obj) === proto) return // nothing to swap
-  if (!Object.isExtensible(obj)) {
-    Object.setPrototypeOf(obj, proto) // throws, as in Express
+  if (plainSwap || !Object.isExtensible(obj)) {
+    Object.setPrototypeOf(obj, proto) // (throws on a frozen object, as in Express)
     return
   }
   obj[kSwap] = undefined
