@@ -30,7 +30,8 @@ describe('the tick object the first router holds', () => {
     const held = heldTickShape()
     expect(held).toBeTypeOf('object')
     const keys = (o: object) => Reflect.ownKeys(o).map((k) => (typeof k === 'symbol' ? k.description : k))
-    expect(keys(held!)).toEqual(['callback', 'args', 'async_id_symbol', 'trigger_async_id_symbol'])
+    // (Node 24 adds a fifth, its AsyncContextFrame's)
+    expect(keys(held!).slice(0, 4)).toEqual(['callback', 'args', 'async_id_symbol', 'trigger_async_id_symbol'])
     expect(Reflect.ownKeys(held!)).toEqual(Reflect.ownKeys(await tickObject()))
     fw()
     fw.Router()
@@ -52,9 +53,10 @@ describe('the tick object the first router holds', () => {
     }
   })
 
-  it('keeps the stores that build tick objects monomorphic through full collections while none is alive', () => {
-    // V8's own view of process.nextTick's feedback (%DebugPrint): without an
-    // app, the three stores after the first turn megamorphic once the
+  it('keeps the stores that build tick objects monomorphic through full collections while none is alive', async () => {
+    // V8's own view of process.nextTick's feedback (%DebugPrint): one store
+    // a key of the tick object (four on Node 20, five on Node 24). Without
+    // an app, every store after the first turns megamorphic once the
     // collections have freed the maps; with one, none does
     const megamorphic = (makeApp: boolean) => {
       const out = execFileSync(process.execPath, ['--allow-natives-syntax', '--expose-gc', '-e', `
@@ -68,11 +70,13 @@ describe('the tick object the first router holds', () => {
           }, 5)
         }, 20)`], { cwd: repoRoot, encoding: 'utf8' })
       const stores = out.match(/DefineKeyedOwnPropertyInLiteral [A-Z_]+/g) ?? []
-      expect(stores).toHaveLength(4)
+      expect(stores.length).toBe(keysOfTick)
       return stores.filter((s) => s.endsWith('MEGAMORPHIC')).length
     }
+    const keysOfTick = Reflect.ownKeys(await tickObject()).length
+    expect(keysOfTick).toBeGreaterThanOrEqual(4)
     // (if this first count is 0, V8 no longer frees the maps, and item 58 may be obsolete)
-    expect(megamorphic(false)).toBe(3)
+    expect(megamorphic(false)).toBe(keysOfTick - 1)
     expect(megamorphic(true)).toBe(0)
   })
 

@@ -157,12 +157,21 @@ describe('read: inflate option', () => {
     expect(res.body).toMatchObject({ type: 'encoding.unsupported', encoding: 'compress', message: 'unsupported content encoding "compress"' })
   })
 
-  it('answers 415 for zstd when the running zlib has no zstd', async () => {
+  // zlib has zstd from Node 23.8 (and 22.15); sent raw, as supertest would
+  // serialize a Buffer given with a JSON type
+  it('inflates zstd where the running zlib has it, and answers 415 where not', async () => {
     const hasZstd = typeof (zlib as any).createZstdDecompress === 'function'
+    const server = await serve(app(fw.json()))
+    servers.push(server)
     const body = hasZstd ? (zlib as any).zstdCompressSync('{"z":1}') : Buffer.from('{}')
-    const res = await request(app(fw.json())).post('/').type('json').set('Content-Encoding', 'zstd').send(body)
-    if (hasZstd) expect(res.body.body.value).toEqual({ z: 1 })
-    else expect(res.body).toMatchObject({ status: 415, type: 'encoding.unsupported', encoding: 'zstd' })
+    const res = await send(server.port, { headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'zstd' }, body })
+    if (hasZstd) {
+      expect(res.status).toBe(200)
+      expect(res.json.body.value).toEqual({ z: 1 })
+    } else {
+      expect(res.status).toBe(415)
+      expect(res.json).toMatchObject({ status: 415, type: 'encoding.unsupported', encoding: 'zstd' })
+    }
   })
 
   it('refuses compressed bodies with inflate: false', async () => {

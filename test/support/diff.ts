@@ -1,6 +1,7 @@
 // Differential-test helpers: build the same app with switchyard and with the
 // express@5 oracle, send the same request to both, compare the answers.
 import http from 'node:http'
+import net from 'node:net'
 import type { AddressInfo } from 'node:net'
 
 export interface Answer {
@@ -14,6 +15,13 @@ export interface RawRequest {
   path: string
   headers?: Record<string, string | string[]>
   body?: string | Buffer
+  /**
+   * Read the answer from a plain socket, for heads Node's HTTP client refuses
+   * (Node 24's, even lenient, refuses an empty Transfer-Encoding): the
+   * status, the headers by lower-case name (repeated ones joined by ', '),
+   * and the bytes after the head, which must have a Content-Length.
+   */
+  raw?: boolean
 }
 
 /** Headers whose values legitimately differ between the two implementations. */
@@ -32,6 +40,7 @@ export async function listen(handler: http.RequestListener): Promise<{ port: num
 
 /** Send one raw request (no header normalisation: what you give is what goes on the wire). */
 export function request(port: number, r: RawRequest): Promise<Answer> {
+  if (r.raw === true) return rawRequest(port, r)
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, method: r.method ?? 'GET', path: r.path, headers: r.headers, agent: false }, (res) => {
       const chunks: Buffer[] = []
@@ -42,6 +51,32 @@ export function request(port: number, r: RawRequest): Promise<Answer> {
     req.on('error', reject)
     if (r.body !== undefined) req.end(r.body)
     else req.end()
+  })
+}
+
+function rawRequest(port: number, r: RawRequest): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1')
+    const chunks: Buffer[] = []
+    socket.on('data', (c: Buffer) => chunks.push(c))
+    socket.on('error', reject)
+    socket.on('end', () => {
+      const text = Buffer.concat(chunks).toString('latin1')
+      const end = text.indexOf('\r\n\r\n')
+      const [statusLine, ...lines] = text.slice(0, end).split('\r\n')
+      const headers: Answer['headers'] = {}
+      for (const line of lines) {
+        const colon = line.indexOf(':')
+        const name = line.slice(0, colon).toLowerCase()
+        const value = line.slice(colon + 1).trim()
+        const had = headers[name]
+        headers[name] = had === undefined ? value : `${had}, ${value}`
+      }
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: text.slice(end + 4) })
+    })
+    const head = [`${r.method ?? 'GET'} ${r.path} HTTP/1.1`, `Host: 127.0.0.1:${port}`, 'Connection: close']
+    for (const [name, value] of Object.entries(r.headers ?? {})) for (const v of [value].flat()) head.push(`${name}: ${v}`)
+    socket.end(head.join('\r\n') + '\r\n\r\n' + (r.body ?? ''))
   })
 }
 
