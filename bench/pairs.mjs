@@ -77,7 +77,7 @@ export { median }
 
 async function main() {
   const rows = []
-  console.log(`pairs: ${count} pairs of ${seconds}s loads per competitor; switchyard against ${competitors.join(', ')}`)
+  console.log(`pairs: node ${process.version} (V8 ${process.versions.v8}); ${count} pairs of ${seconds}s loads per competitor; switchyard against ${competitors.join(', ')}`)
   for (const { file, scenario } of await scenarios(filter)) {
     const row = { scenario: scenario.name }
     for (const competitor of competitors) {

@@ -135,7 +135,7 @@ const int = (v) => (Number.isFinite(v) ? String(Math.round(v)) : '-')
 const dec = (v) => (Number.isFinite(v) ? v.toFixed(1) : '-')
 
 async function main() {
-  console.log(`bench: ${duration}s x ${connections} connections per server, ${rounds} round(s); servers ${pin ? `pinned to core ${pin.core} (taskset)` : 'not pinned'}${nodeFlags.length ? `, run with ${nodeFlags.join(' ')}` : ''}; ${impls.join(', ')}`)
+  console.log(`bench: node ${process.version} (V8 ${process.versions.v8}); ${duration}s x ${connections} connections per server, ${rounds} round(s); servers ${pin ? `pinned to core ${pin.core} (taskset)` : 'not pinned'}${nodeFlags.length ? `, run with ${nodeFlags.join(' ')}` : ''}; ${impls.join(', ')}`)
   const rows = []
   for (const { file, scenario } of await scenarios(filter)) {
     const row = { scenario: scenario.name, rps: {}, cpu: {} }
