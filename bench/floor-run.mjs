@@ -10,7 +10,7 @@
 // Environment: PAIRS_COUNT, PAIRS_SECONDS and the BENCH_ variables, as for
 // bench:pairs.
 import net from 'node:net'
-import { scenarios, startServer } from './run.mjs'
+import { scenarios, startServer, runtime } from './run.mjs'
 import { pairs, summary, median } from './pairs.mjs'
 
 /** The raw bytes of the answer to one request over a keep-alive connection, without its Date line. */
@@ -53,6 +53,7 @@ async function sameAnswer(file, req) {
 
 const rows = []
 const found = (await scenarios(process.argv[2])).filter(({ scenario }) => scenario.floor)
+console.log(`floor: ${runtime}`)
 for (const { file, scenario } of found) {
   const differs = await sameAnswer(file, scenario.request)
   if (differs) {

@@ -18,7 +18,7 @@
 // baseline with BENCH_BASELINE, floor), IDLE_SERVERS (servers per
 // implementation, default 2), IDLE_SECONDS, IDLE_AFTER, BENCH_CONNECTIONS,
 // BENCH_PIN / BENCH_CPU as for npm run bench.
-import { ask, startServer, scenarios, loadServer, measureLoad } from './run.mjs'
+import { ask, startServer, scenarios, loadServer, measureLoad, runtime } from './run.mjs'
 
 const filter = process.argv[2] || '01-hello'
 const impls = (process.env.IDLE_IMPLS || 'switchyard,fastify,node').split(',').map((s) => s.trim())
@@ -27,7 +27,7 @@ const seconds = Number(process.env.IDLE_SECONDS || 2)
 const after = Number(process.env.IDLE_AFTER || 3)
 
 for (const { file, scenario } of await scenarios(filter)) {
-  console.log(`${scenario.name}: CPU µs per request, before -> after six full collections while idle (${seconds}s loads)`)
+  console.log(`${scenario.name}: CPU µs per request, before -> after six full collections while idle (${seconds}s loads; ${runtime})`)
   for (const impl of impls) {
     if (!scenario[impl] && !(impl === 'baseline' && scenario.switchyard)) continue
     const cells = []

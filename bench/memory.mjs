@@ -38,7 +38,7 @@
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import autocannon from 'autocannon'
-import { startServer, ask } from './run.mjs'
+import { startServer, ask, runtime } from './run.mjs'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const total = Number(process.env.MEMORY_REQUESTS || 1_000_000)
@@ -104,7 +104,7 @@ const { child, port } = await startServer(file, impl, ['--expose-gc', ...extraFl
 child.removeAllListeners('exit')
 let code = 1
 try {
-  console.log(`${impl} hello world: ${total} GET requests, ${connections} keep-alive connections, steps of ${step}`)
+  console.log(`${impl} hello world on ${runtime}: ${total} GET requests, ${connections} keep-alive connections, steps of ${step}`)
   line('start', await memory(child))
   let sent = 0
   let seconds = 0

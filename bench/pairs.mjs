@@ -20,7 +20,7 @@
 // and, as for `npm run bench`: BENCH_CONNECTIONS, BENCH_PIN, BENCH_CPU,
 // BENCH_NODE_FLAGS, BENCH_BASELINE.
 import { pathToFileURL } from 'node:url'
-import { scenarios, startServer, loadServer, measureLoad, nodeFlags } from './run.mjs'
+import { scenarios, startServer, loadServer, measureLoad, nodeFlags, runtime } from './run.mjs'
 
 const filter = process.argv[2]
 const competitors = (process.env.PAIRS_VS || 'fastify,node').split(',').map((s) => s.trim()).filter(Boolean)
@@ -77,7 +77,7 @@ export { median }
 
 async function main() {
   const rows = []
-  console.log(`pairs: node ${process.version} (V8 ${process.versions.v8}); ${count} pairs of ${seconds}s loads per competitor; switchyard against ${competitors.join(', ')}`)
+  console.log(`pairs: ${runtime}; ${count} pairs of ${seconds}s loads per competitor; switchyard against ${competitors.join(', ')}`)
   for (const { file, scenario } of await scenarios(filter)) {
     const row = { scenario: scenario.name }
     for (const competitor of competitors) {

@@ -46,6 +46,8 @@ const impls = process.env.BENCH_IMPLS
   : ALL.filter((i) => i !== 'baseline' || process.env.BENCH_BASELINE)
 for (const i of impls) if (!ALL.includes(i)) throw new Error(`BENCH_IMPLS: unknown implementation ${i}`)
 const pin = pinning()
+/** The Node and V8 every server of a run uses (the servers run `process.execPath`): the runners print it first. */
+export const runtime = `node ${process.version} (V8 ${process.versions.v8})`
 /** BENCH_NODE_FLAGS, for every server the runners of bench/ start. */
 export const nodeFlags = (process.env.BENCH_NODE_FLAGS || '').split(/\s+/).filter(Boolean)
 
@@ -135,7 +137,7 @@ const int = (v) => (Number.isFinite(v) ? String(Math.round(v)) : '-')
 const dec = (v) => (Number.isFinite(v) ? v.toFixed(1) : '-')
 
 async function main() {
-  console.log(`bench: node ${process.version} (V8 ${process.versions.v8}); ${duration}s x ${connections} connections per server, ${rounds} round(s); servers ${pin ? `pinned to core ${pin.core} (taskset)` : 'not pinned'}${nodeFlags.length ? `, run with ${nodeFlags.join(' ')}` : ''}; ${impls.join(', ')}`)
+  console.log(`bench: ${runtime}; ${duration}s x ${connections} connections per server, ${rounds} round(s); servers ${pin ? `pinned to core ${pin.core} (taskset)` : 'not pinned'}${nodeFlags.length ? `, run with ${nodeFlags.join(' ')}` : ''}; ${impls.join(', ')}`)
   const rows = []
   for (const { file, scenario } of await scenarios(filter)) {
     const row = { scenario: scenario.name, rps: {}, cpu: {} }
