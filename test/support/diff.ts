@@ -55,6 +55,18 @@ export function request(port: number, r: RawRequest): Promise<Answer> {
 }
 
 function rawRequest(port: number, r: RawRequest): Promise<Answer> {
+  return exchange(port, `${r.method ?? 'GET'} ${r.path} HTTP/1.1`, { Host: `127.0.0.1:${port}`, Connection: 'close', ...r.headers }, r.body)
+}
+
+/**
+ * Send a request line, `headers` (each value of an array on a line of its
+ * own, in order) and `body` over a new socket, and read until the server
+ * closes it: the status, the headers by lower-case name (repeated ones
+ * joined by ', '), and the bytes after the head as latin1 text. For what
+ * Node's HTTP client will not send or read: no Host, HTTP/1.0, heads it
+ * refuses.
+ */
+export function exchange(port: number, requestLine: string, headers: Record<string, string | string[]> = {}, body?: string | Buffer): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1')
     const chunks: Buffer[] = []
@@ -64,19 +76,20 @@ function rawRequest(port: number, r: RawRequest): Promise<Answer> {
       const text = Buffer.concat(chunks).toString('latin1')
       const end = text.indexOf('\r\n\r\n')
       const [statusLine, ...lines] = text.slice(0, end).split('\r\n')
-      const headers: Answer['headers'] = {}
+      const answer: Answer['headers'] = {}
       for (const line of lines) {
         const colon = line.indexOf(':')
         const name = line.slice(0, colon).toLowerCase()
         const value = line.slice(colon + 1).trim()
-        const had = headers[name]
-        headers[name] = had === undefined ? value : `${had}, ${value}`
+        const had = answer[name]
+        answer[name] = had === undefined ? value : `${had}, ${value}`
       }
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: text.slice(end + 4) })
+      resolve({ status: Number(statusLine.split(' ')[1]), headers: answer, body: text.slice(end + 4) })
     })
-    const head = [`${r.method ?? 'GET'} ${r.path} HTTP/1.1`, `Host: 127.0.0.1:${port}`, 'Connection: close']
-    for (const [name, value] of Object.entries(r.headers ?? {})) for (const v of [value].flat()) head.push(`${name}: ${v}`)
-    socket.end(head.join('\r\n') + '\r\n\r\n' + (r.body ?? ''))
+    const head = [requestLine]
+    for (const [name, value] of Object.entries(headers)) for (const v of [value].flat()) head.push(`${name}: ${v}`)
+    socket.write(head.join('\r\n') + '\r\n\r\n')
+    socket.end(body ?? '')
   })
 }
 

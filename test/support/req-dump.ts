@@ -2,7 +2,7 @@
 // method result (the same function runs inside express and switchyard apps),
 // and a raw request sender that can repeat headers or omit `Host`.
 import http from 'node:http'
-import net from 'node:net'
+import { exchange } from './diff'
 
 /** Mark `undefined` and errors so that JSON keeps them comparable. */
 export const UNDEFINED = '<undefined>'
@@ -74,27 +74,9 @@ export interface WireRequest {
 }
 
 /** Send an HTTP/1.0 request without Host over a raw socket; the server closes after answering. */
-function sendHttp10(port: number, r: WireRequest): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1')
-    let data = ''
-    socket.setEncoding('latin1')
-    socket.on('data', (c: string) => { data += c })
-    socket.on('error', reject)
-    socket.on('end', () => {
-      const split = data.indexOf('\r\n\r\n')
-      const head = data.slice(0, split).split('\r\n')
-      const headers: http.IncomingHttpHeaders = {}
-      for (const line of head.slice(1)) {
-        const colon = line.indexOf(':')
-        headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim()
-      }
-      resolve({ status: Number(head[0].split(' ')[1]), headers, body: Buffer.from(data.slice(split + 4), 'latin1').toString() })
-    })
-    const lines = [`${r.method ?? 'GET'} ${r.path} HTTP/1.0`]
-    for (const [k, v] of Object.entries(r.headers ?? {})) for (const one of ([] as string[]).concat(v)) lines.push(`${k}: ${one}`)
-    socket.end(lines.join('\r\n') + '\r\n\r\n' + (r.body ?? ''))
-  })
+async function sendHttp10(port: number, r: WireRequest): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  const answer = await exchange(port, `${r.method ?? 'GET'} ${r.path} HTTP/1.0`, r.headers, r.body)
+  return { status: answer.status, headers: answer.headers as http.IncomingHttpHeaders, body: Buffer.from(answer.body, 'latin1').toString() }
 }
 
 /** The Host header sent when a request names none. */
