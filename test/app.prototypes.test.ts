@@ -447,6 +447,18 @@ describe('requests and responses whose prototypes are swapped (a server the app 
   v8.setFlagsFromString('--allow-natives-syntax')
   const sameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean
   const fast = new Function('a', 'return %HasFastProperties(a)') as (a: object) => boolean
+  // two objects of one class given a new prototype (each test its own) by
+  // `swap`, then the same two properties
+  class Message { a = 1; b = 'x'; c: object | null = null }
+  const swappedPair = (swap: (obj: object, proto: object) => void, proto: object): [any, any] => {
+    const one: any = new Message()
+    const two: any = new Message()
+    swap(one, proto)
+    swap(two, proto)
+    one.params = {}; two.params = {}
+    one.route = 1; two.route = 2
+    return [one, two]
+  }
 
   it('are swapped plainly only on a V8 that keeps the swapped maps shared', () => {
     expect(swapKeepsMaps('11.3.244.8-node.33')).toBe(false) // Node 20
@@ -458,14 +470,7 @@ describe('requests and responses whose prototypes are swapped (a server the app 
     // the premise, on the V8 running this test: two objects given a new
     // prototype by a plain swap, then the same properties, share a map
     // exactly where the plain swap is chosen
-    class Message { a = 1; b = 'x'; c: object | null = null }
-    const proto = Object.create(Message.prototype)
-    const one: any = new Message()
-    const two: any = new Message()
-    Object.setPrototypeOf(one, proto)
-    Object.setPrototypeOf(two, proto)
-    one.params = {}; two.params = {}
-    one.route = 1; two.route = 2
+    const [one, two] = swappedPair(Object.setPrototypeOf, Object.create(Message.prototype))
     expect(fast(two)).toBe(true)
     expect(sameMap(one, two)).toBe(plainSwap)
   })
@@ -501,15 +506,9 @@ describe('requests and responses whose prototypes are swapped (a server the app 
     // to back, where neither happens in practice, and allows three tries (a
     // plain swap never shares there). Where it swaps plainly (V8 13), the
     // maps follow V8's transitions.
-    class Message { a = 1; b = 'x'; c: object | null = null }
     const proto = Object.create(Message.prototype)
     const shares = () => {
-      const one: any = new Message()
-      const two: any = new Message()
-      swapPrototype(one, proto)
-      swapPrototype(two, proto)
-      one.params = {}; two.params = {}
-      one.route = 1; two.route = 2
+      const [one, two] = swappedPair(swapPrototype, proto)
       return Object.getPrototypeOf(two) === proto && fast(two) === plainSwap && sameMap(one, two)
     }
     expect(shares() || shares() || shares()).toBe(true)
