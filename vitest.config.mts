@@ -8,7 +8,7 @@ export default defineConfig({
     hookTimeout: 15000,
     pool: 'forks',
     // Type tests (`expectTypeOf`) run against the BUILT declarations: test/types
-    // imports 'switchyard' by its own package name (self-reference through "exports").
+    // imports 'switchyardjs' by its own package name (self-reference through "exports").
     typecheck: {
       enabled: true,
       include: ['test/types/**/*.test-d.ts'],

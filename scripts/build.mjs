@@ -1,4 +1,4 @@
-// Build: one CommonJS bundle per entry (so `require('switchyard')` is the fw
+// Build: one CommonJS bundle per entry (so `require('switchyardjs')` is the fw
 // function itself, like `require('express')`), a thin ESM wrapper over it (one
 // copy of the code, no dual-package hazard) and declaration files for both
 // resolution modes:
@@ -147,7 +147,7 @@ const VALUE_TYPES = {
 const VALUE_TYPES_MTS = {
   // the CommonJS declaration's own value and interface, not an alias of them:
   // an inferred router in code that imports only named exports (\`import {
-  // Router } from 'switchyard'\`, moduleResolution bundler) is then named
+  // Router } from 'switchyardjs'\`, moduleResolution bundler) is then named
   // \`Router<false>\` by declaration emit (an alias gave TS2742)
   Router: 'export import Router = fw.Router',
   Route: VALUE_TYPES.Route
@@ -173,7 +173,7 @@ export = fw
 
 function indexMts() {
   // The default export is the CommonJS declaration's \`fw\` (a function merged with a
-  // namespace of types), so \`import express from 'switchyard'\` then \`express.Request\`
+  // namespace of types), so \`import express from 'switchyardjs'\` then \`express.Request\`
   // works as a type in ES modules as it does in CommonJS; it is the same object at
   // run time. \`static\` is reserved in module code, so the named export is declared
   // under another name and renamed.

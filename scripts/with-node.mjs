@@ -1,12 +1,11 @@
 // node scripts/with-node.mjs <version> <command> [args...] : run a command
 // (the test suite, a bench) with another release of Node first on the PATH.
 //
-// Why: CI and this machine run Node 20, but users run Switchyard on later
-// releases, whose V8 treats the request path differently (docs/design.md,
-// Speed, item 59: a prototype swap, a tick object's keys). The official
-// binaries are published on the npm registry as `node-<platform>-<arch>`
-// packages (the ones the `node` package installs), so they can be fetched
-// where only the registry is reachable.
+// Why: the suite and the benches run on each supported release (22, 24, 26)
+// whatever Node the machine has. The official binaries are published on the
+// npm registry as `node-<platform>-<arch>` packages (the ones the `node`
+// package installs), so they can be fetched where only the registry is
+// reachable.
 //
 // How: `npm pack` fetches the package for `version` (a major such as 24, or
 // an exact version) into `.cache/node/`, unpacks it once, and the command runs

@@ -1,7 +1,7 @@
 // What express@5's own files under lib/ export, for code that requires them by
 // path (`require('express/lib/response')` to extend the response prototype,
 // `require('express/lib/utils')` for compileTrust...). Under the npm alias
-// (`"express": "npm:switchyard"`) those paths reach the package's "exports"
+// (`"express": "npm:switchyardjs"`) those paths reach the package's "exports"
 // map, which points them at dist/lib/*.cjs and *.mjs; the build writes those
 // files, and they take what they export from the one bundle through
 // `libExports` (a non-enumerable symbol-keyed property of fw, so that the

@@ -2,7 +2,7 @@
  * Switchyard: a fast, typed drop-in for Express 5.
  *
  * @example
- * import fw from 'switchyard'
+ * import fw from 'switchyardjs'
  * const app = fw()
  * app.get('/', (req, res) => { res.send('Hello World') })
  * app.listen(3000)
@@ -74,4 +74,4 @@ export const text = fw.text
 export const urlencoded = fw.urlencoded
 export { application, request, response }
 // `static` is a reserved word: it is reached as fw.static, and the ESM build also
-// exports it by name (`import { static as serveStatic } from "switchyard"`).
+// exports it by name (`import { static as serveStatic } from "switchyardjs"`).

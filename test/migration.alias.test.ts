@@ -1,11 +1,11 @@
-// The npm alias layout of docs/migration.md: `"express": "npm:switchyard@^0.1.0"`.
+// The npm alias layout of docs/migration.md: `"express": "npm:switchyardjs@^0.1.0"`.
 // npm installs the switchyard package under the directory node_modules/express
-// (its package.json still says "name": "switchyard"), so a dependency that calls
+// (its package.json still says "name": "switchyardjs"), so a dependency that calls
 // require('express') or `import express from 'express'` gets Switchyard.
 //
 // The layout is built in a temporary directory from the BUILT package (npm test
 // builds first): node_modules/express is a copy of the package as npm would
-// install it (package.json + dist), node_modules/switchyard is a second copy
+// install it (package.json + dist), node_modules/switchyardjs is a second copy
 // (an app that lists both names gets both), the package's runtime dependencies
 // are linked in beside them (hoisted, as npm lays them out), and two fake
 // dependencies load `express` by name, one CommonJS and one ESM. Every check
@@ -41,10 +41,10 @@ beforeAll(() => {
   write(path.join(app, 'package.json'), JSON.stringify({
     name: 'alias-app',
     private: true,
-    dependencies: { express: `npm:switchyard@^${pkg.version}`, switchyard: `^${pkg.version}`, 'uses-express': '1.0.0', 'uses-express-esm': '1.0.0' }
+    dependencies: { express: `npm:switchyardjs@^${pkg.version}`, switchyardjs: `^${pkg.version}`, 'uses-express': '1.0.0', 'uses-express-esm': '1.0.0' }
   }))
   installCopy(path.join(nm, 'express'))
-  installCopy(path.join(nm, 'switchyard'))
+  installCopy(path.join(nm, 'switchyardjs'))
   for (const dep of Object.keys(pkg.dependencies)) {
     fs.mkdirSync(path.dirname(path.join(nm, dep)), { recursive: true })
     fs.symlinkSync(path.join(repoRoot, 'node_modules', dep), path.join(nm, dep), 'junction')
@@ -97,14 +97,14 @@ async function serve (app, paths) {
   return out
 }`
 
-describe('"express": "npm:switchyard" (npm alias)', () => {
+describe('"express": "npm:switchyardjs" (npm alias)', () => {
   test('node_modules/express is the switchyard package', () => {
     const result = run(`
       console.log(JSON.stringify({
         name: require('express/package.json').name,
         resolved: require.resolve('express'),
       }))`)
-    expect(result.name).toBe('switchyard')
+    expect(result.name).toBe('switchyardjs')
     expect(result.resolved).toBe(fs.realpathSync(path.join(app, 'node_modules', 'express', 'dist', 'index.cjs')))
   })
 
@@ -151,7 +151,7 @@ describe('"express": "npm:switchyard" (npm alias)', () => {
     expect(result.url).toBe(pathToFileURL(path.join(fs.realpathSync(app), 'node_modules', 'express', 'dist', 'index.mjs')).href)
     expect(result.sameDefault).toBe(true)
     expect(result.sameNamed).toBe(true)
-    expect(result.name).toBe('switchyard')
+    expect(result.name).toBe('switchyardjs')
   })
 
   test("express@5's own files by path (require('express/lib/response') and the rest) are the bundle's", async () => {
@@ -243,9 +243,9 @@ export const viaDefault = (req: express.Request): string | undefined => req.secr
     expect(files.some((f) => f.includes('/@types/express/'))).toBe(false)
   })
 
-  test("an app on require('switchyard') mounts what a dependency built with require('express')", () => {
+  test("an app on require('switchyardjs') mounts what a dependency built with require('express')", () => {
     const result = run(`${SERVE}
-      const fw = require('switchyard')
+      const fw = require('switchyardjs')
       const uses = require('uses-express')
       ;(async () => {
         const app = fw()

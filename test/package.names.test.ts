@@ -47,8 +47,8 @@ function run(code: string, type: 'commonjs' | 'module'): any {
 
 describe('names in the built package', () => {
   const express = run(`${PROBE}; process.stdout.write(JSON.stringify(probe(require('express'))))`, 'commonjs')
-  const cjs = run(`${PROBE}; process.stdout.write(JSON.stringify(probe(require('switchyard'))))`, 'commonjs')
-  const esm = run(`${PROBE}; import fw from 'switchyard'; process.stdout.write(JSON.stringify(probe(fw)))`, 'module')
+  const cjs = run(`${PROBE}; process.stdout.write(JSON.stringify(probe(require('switchyardjs'))))`, 'commonjs')
+  const esm = run(`${PROBE}; import fw from 'switchyardjs'; process.stdout.write(JSON.stringify(probe(fw)))`, 'module')
 
   test('exports keep their source names (CJS), as express@5 names them', () => {
     expect({ ...cjs.exports, fw: undefined }).toEqual({ ...express.exports, fw: undefined })
@@ -92,7 +92,7 @@ describe('names in the built package', () => {
       app.use((err, req, res, next) => { process.stdout.write(err.stack.split('\\n').slice(1, 3).map((l) => l.trim().split(' ')[1]).join(',')) })
       app.handle({ method: 'GET', url: '/', headers: {} }, { setHeader() {}, getHeader() {}, end() {} })
     `], { cwd: repoRoot, encoding: 'utf8' })
-    expect(trace('switchyard')).toBe('boom,' + trace('express').split(',')[1])
+    expect(trace('switchyardjs')).toBe('boom,' + trace('express').split(',')[1])
   })
 })
 
@@ -136,7 +136,7 @@ describe('the built functions', () => {
   }
 
   test('keep the names they have in the source', async () => {
-    const built = names(require('switchyard'))
+    const built = names(require('switchyardjs'))
     const source = names((await import('../src/index')).default)
     // not vacuous: the walk reaches the app, the routers, the prototypes and the stacks
     expect(built.size).toBeGreaterThan(150)
@@ -167,7 +167,7 @@ describe('the built functions', () => {
   test('the empty objects of the request path: fast where they are copied, dictionaries as Express\'s elsewhere', () => {
     const out = execFileSync(process.execPath, ['--allow-natives-syntax', '-e', `
       const http = require('node:http')
-      const fw = require('switchyard')
+      const fw = require('switchyardjs')
       const fast = (a) => %HasFastProperties(a)
       const nullProto = (a) => Object.getPrototypeOf(a) === null
       const seen = {}
@@ -216,7 +216,7 @@ describe('the built functions', () => {
   test('an app keeps fast properties once it has served requests', () => {
     const out = execFileSync(process.execPath, ['--allow-natives-syntax', '-e', `
       const http = require('node:http')
-      const fw = require('switchyard')
+      const fw = require('switchyardjs')
       const fast = (a) => %HasFastProperties(a)
       const app = fw()
       const sub = fw()
@@ -242,11 +242,11 @@ describe('the built functions', () => {
   // in src/utils/debug.ts), and changes none of them
   test("the debug module's function has fast properties once switchyard is loaded", () => {
     const out = execFileSync(process.execPath, ['--allow-natives-syntax', '-e', `
-      const createDebug = require(require.resolve('debug', { paths: [require.resolve('switchyard')] }))
+      const createDebug = require(require.resolve('debug', { paths: [require.resolve('switchyardjs')] }))
       const before = %HasFastProperties(createDebug)
       const keys = Reflect.ownKeys(createDebug)
       const values = keys.map((k) => createDebug[k])
-      require('switchyard')
+      require('switchyardjs')
       process.stdout.write(JSON.stringify({
         before,
         after: %HasFastProperties(createDebug),
@@ -259,7 +259,7 @@ describe('the built functions', () => {
 
   test('the app and its routers keep fast properties, and apps share maps', () => {
     const out = execFileSync(process.execPath, ['--allow-natives-syntax', '-e', `
-      const fw = require('switchyard')
+      const fw = require('switchyardjs')
       const fast = (a) => %HasFastProperties(a)
       // several apps, as a process with a sub-app has: the first one alone says little
       const apps = [fw(), fw(), fw()]

@@ -10,11 +10,11 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url))
 const SPLIT = 'The bodyParser() generic has been split into individual middleware to use instead.'
 const MEMBERS = ['Router', 'Route', 'json', 'raw', 'text', 'urlencoded', 'static', 'application', 'request', 'response']
 
-describe("require('switchyard')", () => {
-  const fw = require('switchyard')
+describe("require('switchyardjs')", () => {
+  const fw = require('switchyardjs')
 
   test('resolves to dist/index.cjs and returns the fw function itself', () => {
-    expect(require.resolve('switchyard')).toMatch(/dist[\\/]index\.cjs$/)
+    expect(require.resolve('switchyardjs')).toMatch(/dist[\\/]index\.cjs$/)
     expect(typeof fw).toBe('function')
     expect(fw.default).toBeUndefined()
   })
@@ -42,14 +42,14 @@ function esm(code: string): Record<string, unknown> {
 }
 const PRELUDE = "import { createRequire } from 'node:module'; const require = createRequire(process.cwd() + '/x.js');"
 
-describe("import fw, { Router, json } from 'switchyard'", () => {
+describe("import fw, { Router, json } from 'switchyardjs'", () => {
   test('resolves to the ESM wrapper over the same CommonJS code', () => {
     const result = esm(`${PRELUDE}
-      import * as mod from 'switchyard'
-      const cjs = require('switchyard')
+      import * as mod from 'switchyardjs'
+      const cjs = require('switchyardjs')
       const names = ${JSON.stringify(MEMBERS)}
       console.log(JSON.stringify({
-        url: import.meta.resolve('switchyard'),
+        url: import.meta.resolve('switchyardjs'),
         sameDefault: mod.default === cjs,
         same: names.filter((n) => mod[n] === cjs[n] && mod[n] !== undefined),
         keys: Object.keys(mod).sort()
@@ -62,7 +62,7 @@ describe("import fw, { Router, json } from 'switchyard'", () => {
 
   test('the imported values work', () => {
     const result = esm(`
-      import fw, { Router, json, static as serveStatic } from 'switchyard'
+      import fw, { Router, json, static as serveStatic } from 'switchyardjs'
       const app = fw()
       const router = Router()
       router.get('/:id', (req, res) => res.send(req.params.id))
@@ -73,10 +73,10 @@ describe("import fw, { Router, json } from 'switchyard'", () => {
   })
 })
 
-describe("switchyard/body-parser", () => {
+describe("switchyardjs/body-parser", () => {
   test('require() returns the throwing generic carrying the four parsers', () => {
-    const bodyParser = require('switchyard/body-parser')
-    expect(require.resolve('switchyard/body-parser')).toMatch(/dist[\\/]body-parser\.cjs$/)
+    const bodyParser = require('switchyardjs/body-parser')
+    expect(require.resolve('switchyardjs/body-parser')).toMatch(/dist[\\/]body-parser\.cjs$/)
     expect(typeof bodyParser).toBe('function')
     expect(() => bodyParser()).toThrow(SPLIT)
     for (const name of ['json', 'raw', 'text', 'urlencoded']) expect(typeof bodyParser[name], name).toBe('function')
@@ -84,12 +84,12 @@ describe("switchyard/body-parser", () => {
 
   test('import gives the same functions as named and default exports', () => {
     const result = esm(`${PRELUDE}
-      import bodyParser, { json, raw, text, urlencoded } from 'switchyard/body-parser'
-      const cjs = require('switchyard/body-parser')
+      import bodyParser, { json, raw, text, urlencoded } from 'switchyardjs/body-parser'
+      const cjs = require('switchyardjs/body-parser')
       let message = ''
       try { bodyParser() } catch (err) { message = err.message }
       console.log(JSON.stringify({
-        url: import.meta.resolve('switchyard/body-parser'),
+        url: import.meta.resolve('switchyardjs/body-parser'),
         sameDefault: bodyParser === cjs,
         same: [json === cjs.json, raw === cjs.raw, text === cjs.text, urlencoded === cjs.urlencoded],
         message

@@ -60,7 +60,7 @@ describe('the tick object the first router holds', () => {
     // collections have freed the maps; with one, none does
     const megamorphic = (makeApp: boolean) => {
       const out = execFileSync(process.execPath, ['--allow-natives-syntax', '--expose-gc', '-e', `
-        if (${makeApp}) require('switchyard')().get('/', (req, res) => res.end())
+        if (${makeApp}) require('switchyardjs')().get('/', (req, res) => res.end())
         for (let i = 0; i < 50; i++) process.nextTick(() => {})
         setTimeout(() => {
           for (let i = 0; i < 6; i++) gc()

@@ -1,4 +1,4 @@
-// The `switchyard/body-parser` entry: a drop-in for body-parser@2. The default
+// The `switchyardjs/body-parser` entry: a drop-in for body-parser@2. The default
 // export is the (deprecated, throwing) generic `bodyParser()` carrying the four
 // parsers; the build makes it `module.exports`.
 import { json } from './json'
@@ -26,7 +26,7 @@ export interface BodyParserModule {
 /**
  * The generic `bodyParser()` was split into `json`, `raw`, `text` and
  * `urlencoded`; calling it throws, as in body-parser@2.
- * @example const bodyParser = require('switchyard/body-parser'); app.use(bodyParser.json())
+ * @example const bodyParser = require('switchyardjs/body-parser'); app.use(bodyParser.json())
  */
 const bodyParser = function bodyParser(): never {
   throw new Error('The bodyParser() generic has been split into individual middleware to use instead.')

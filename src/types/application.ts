@@ -97,7 +97,7 @@ export interface Express extends CoreExpress {}
  * body parsers, static middleware and prototypes hanging off it.
  *
  * @example
- * import fw, { json, Router } from 'switchyard'
+ * import fw, { json, Router } from 'switchyardjs'
  * const app = fw()
  */
 export interface Switchyard {

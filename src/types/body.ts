@@ -1,5 +1,5 @@
 // Option and factory types of the body parsers (`fw.json` etc. and the
-// `switchyard/body-parser` entry), named as in body-parser's own types.
+// `switchyardjs/body-parser` entry), named as in body-parser's own types.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { NextFunction } from './handlers'
 
@@ -59,11 +59,11 @@ export interface OptionsUrlencoded extends Options {
 export type BodyParserMiddleware = (req: IncomingMessage, res: ServerResponse, next: NextFunction) => void
 
 /**
- * The `switchyard/body-parser` module: the generic `bodyParser()` (which throws:
+ * The `switchyardjs/body-parser` module: the generic `bodyParser()` (which throws:
  * it was split into the four parsers) carrying `json`, `raw`, `text` and `urlencoded`.
  *
  * @example
- * import bodyParser from 'switchyard/body-parser'
+ * import bodyParser from 'switchyardjs/body-parser'
  * app.use(bodyParser.json({ limit: '1mb' }))
  */
 export interface BodyParser {

@@ -1,5 +1,5 @@
 // Compiles the typed example programs of test/types/corpus (and the strict-body
-// program) with `tsc` semantics against the BUILT package ('switchyard' resolves
+// program) with `tsc` semantics against the BUILT package ('switchyardjs' resolves
 // to dist/ through the package's own "exports"): every program must compile.
 import { describe, expect, test } from 'vitest'
 import path from 'node:path'

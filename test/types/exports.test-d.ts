@@ -1,4 +1,4 @@
-// Every exported value and type of 'switchyard' and 'switchyard/body-parser'.
+// Every exported value and type of 'switchyard' and 'switchyardjs/body-parser'.
 import { describe, expectTypeOf, test } from 'vitest'
 import type { Server } from 'node:http'
 import fw, {
@@ -38,8 +38,8 @@ import fw, {
   type SendFileOptions,
   type StrictRequest,
   type Switchyard
-} from 'switchyard'
-import bodyParser, { type BodyParser } from 'switchyard/body-parser'
+} from 'switchyardjs'
+import bodyParser, { type BodyParser } from 'switchyardjs/body-parser'
 
 describe('fw()', () => {
   test('creates an Express application', () => {
@@ -151,7 +151,7 @@ describe('body parsers', () => {
     // @ts-expect-error unknown option
     urlencoded({ extend: true })
   })
-  test('switchyard/body-parser', () => {
+  test('switchyardjs/body-parser', () => {
     expectTypeOf(bodyParser).toEqualTypeOf<BodyParser>()
     expectTypeOf(bodyParser.json).toEqualTypeOf(json)
     expectTypeOf(bodyParser()).toBeNever()

@@ -21,7 +21,7 @@ import fw, {
   type RequestRanges,
   type Response,
   type WildcardParamsDictionary
-} from 'switchyard'
+} from 'switchyardjs'
 import type * as core from 'express-serve-static-core'
 
 describe('@types/express meanings', () => {

@@ -1,6 +1,6 @@
 // Request/Response generics, body typing and global augmentation.
 import { describe, expectTypeOf, test } from 'vitest'
-import fw, { type Request, type Response, type RequestHandler, type Ranges, type ParsedQs, type NextFunction } from 'switchyard'
+import fw, { type Request, type Response, type RequestHandler, type Ranges, type ParsedQs, type NextFunction } from 'switchyardjs'
 
 interface User {
   id: string
@@ -69,7 +69,7 @@ describe('Request<P, ResBody, ReqBody, ReqQuery, Locals>', () => {
       expectTypeOf(req.url).toBeString()
       expectTypeOf(req.method).toBeString()
       expectTypeOf(req.route.path).toBeString()
-      expectTypeOf(req.app).toMatchTypeOf<import('switchyard').Application>()
+      expectTypeOf(req.app).toMatchTypeOf<import('switchyardjs').Application>()
       expectTypeOf(req.headers).toEqualTypeOf<import('node:http').IncomingHttpHeaders>()
     })
   })

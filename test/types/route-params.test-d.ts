@@ -1,6 +1,6 @@
 // Route parameters inferred from path literals (path-to-regexp 8 syntax).
 import { describe, expectTypeOf, test } from 'vitest'
-import fw, { Router, type ParamsDictionary, type RouteParameters, type Request } from 'switchyard'
+import fw, { Router, type ParamsDictionary, type RouteParameters, type Request } from 'switchyardjs'
 
 describe('RouteParameters<Path>', () => {
   test('named parameters are strings', () => {

@@ -1,6 +1,6 @@
 // An everyday app: default and named imports, settings, routes, responses.
-import express, { json, urlencoded, Router } from 'switchyard'
-import type { Express, Request, Response, NextFunction } from 'switchyard'
+import express, { json, urlencoded, Router } from 'switchyardjs'
+import type { Express, Request, Response, NextFunction } from 'switchyardjs'
 import http from 'node:http'
 
 const app: Express = express()

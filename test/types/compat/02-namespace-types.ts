@@ -1,5 +1,5 @@
 // Types read through the default import's namespace, the most common style.
-import express from 'switchyard'
+import express from 'switchyardjs'
 
 const app: express.Application = express()
 const router: express.Router = express.Router({ caseSensitive: true, strict: true })

@@ -1,5 +1,5 @@
 // Request<P, ResBody, ReqBody, Query, Locals>, typed handlers and typed responses.
-import express, { type Request, type Response, type RequestHandler, type NextFunction } from 'switchyard'
+import express, { type Request, type Response, type RequestHandler, type NextFunction } from 'switchyardjs'
 
 interface Todo { id: number; title: string; done: boolean }
 interface NewTodo { title: string }

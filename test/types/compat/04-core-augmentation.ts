@@ -1,5 +1,5 @@
 // The module augmentation many codebases carry, in the express-serve-static-core style.
-import express, { type Request, type Response } from 'switchyard'
+import express, { type Request, type Response } from 'switchyardjs'
 
 interface Tenant { id: string; plan: 'free' | 'pro' }
 

@@ -1,5 +1,5 @@
 // The global Express namespace, as passport, multer and auth middleware use it.
-import express from 'switchyard'
+import express from 'switchyardjs'
 
 interface Account { id: number; email: string; admin: boolean }
 

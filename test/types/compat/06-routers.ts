@@ -1,5 +1,5 @@
 // Routers: nesting, mergeParams, route(), param callbacks (also with arrays).
-import express, { Router, type RequestParamHandler } from 'switchyard'
+import express, { Router, type RequestParamHandler } from 'switchyardjs'
 
 const app = express()
 const users = Router()

@@ -1,6 +1,6 @@
 // express.static with setHeaders, sendFile and download with callbacks.
 import path from 'node:path'
-import express, { type Response } from 'switchyard'
+import express, { type Response } from 'switchyardjs'
 
 const app = express()
 const root = path.resolve('public')

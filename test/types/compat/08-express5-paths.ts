@@ -1,5 +1,5 @@
 // Express 5 path syntax: optional groups, named wildcards, escapes.
-import express from 'switchyard'
+import express from 'switchyardjs'
 
 const app = express()
 

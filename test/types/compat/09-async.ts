@@ -1,5 +1,5 @@
 // Async handlers: Express 5 forwards rejections to next(err).
-import express, { type NextFunction, type Request, type Response } from 'switchyard'
+import express, { type NextFunction, type Request, type Response } from 'switchyardjs'
 
 interface Product { sku: string; price: number }
 const db = {

@@ -1,5 +1,5 @@
 // Error middleware: annotated inline, declared with ErrorRequestHandler, next(err).
-import express, { type ErrorRequestHandler, type NextFunction, type Request, type Response } from 'switchyard'
+import express, { type ErrorRequestHandler, type NextFunction, type Request, type Response } from 'switchyardjs'
 
 class HttpProblem extends Error {
   constructor(public status: number, message: string) { super(message) }

@@ -1,5 +1,5 @@
 // Computed request properties are read-only; Errback receives no error on success.
-import express, { type Errback, type Request } from 'switchyard'
+import express, { type Errback, type Request } from 'switchyardjs'
 
 function inspect(req: Request) {
   const summary = [req.protocol, req.secure, req.ip, req.ips, req.subdomains, req.path, req.hostname, req.host, req.fresh, req.stale, req.xhr]

@@ -1,5 +1,5 @@
 // Names imported from express-serve-static-core directly, as many codebases do.
-import express from 'switchyard'
+import express from 'switchyardjs'
 import type {
   ApplicationRequestHandler,
   ByteRange,

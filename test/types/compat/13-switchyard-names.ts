@@ -20,9 +20,9 @@ import type {
   Router,
   RouterOptions,
   Send
-} from 'switchyard'
-import type { ByteRange, Dictionary, Params, ParamsFlatDictionary, PathParams, Query, RequestRanges } from 'switchyard' // @types/express differs: these live in express-serve-static-core only
-import type { ApplicationRequestHandler, ParamsDictionary } from 'switchyard' // @types/express differs: these live in express-serve-static-core only
+} from 'switchyardjs'
+import type { ByteRange, Dictionary, Params, ParamsFlatDictionary, PathParams, Query, RequestRanges } from 'switchyardjs' // @types/express differs: these live in express-serve-static-core only
+import type { ApplicationRequestHandler, ParamsDictionary } from 'switchyardjs' // @types/express differs: these live in express-serve-static-core only
 
 type Everything = [
   Application, CookieOptions, Errback, ErrorRequestHandler, Express, Handler, IRoute, IRouter,

@@ -4,8 +4,8 @@
 // option objects declared apart, render to a string, hand-written engines,
 // the matched route, settings read directly, and routers exported for
 // declaration files.
-import express, { Router } from 'switchyard'
-import type { Request, Response, NextFunction } from 'switchyard'
+import express, { Router } from 'switchyardjs'
+import type { Request, Response, NextFunction } from 'switchyardjs'
 import type { IncomingHttpHeaders } from 'node:http'
 
 const app = express()

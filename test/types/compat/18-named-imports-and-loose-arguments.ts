@@ -5,8 +5,8 @@
 // TS2742); res.format, res.links and res.set given objects typed by an
 // interface, or a union; sendFile/static options typed as boolean; and
 // fw.static assigned to serve-static's own handler type.
-import { Router, static as serveStatic } from 'switchyard'
-import type { Request, Response } from 'switchyard'
+import { Router, static as serveStatic } from 'switchyardjs'
+import type { Request, Response } from 'switchyardjs'
 
 /** Exported inferred: declaration emit must name it from outside the package. */
 export const namedRouter = Router()

@@ -1,5 +1,5 @@
 // A CommonJS program: `import = require`, namespace types, `export =`.
-import express = require('switchyard')
+import express = require('switchyardjs')
 
 const app: express.Express = express()
 const router: express.Router = express.Router()

@@ -1,5 +1,5 @@
 // An ES module: top-level await, import.meta, types through the default import.
-import express from 'switchyard'
+import express from 'switchyardjs'
 import { fileURLToPath } from 'node:url'
 import path from 'node:path'
 
@@ -25,6 +25,6 @@ const server = await new Promise<import('node:http').Server>((resolve) => {
 server.close()
 
 // body-parser's option types through its default import
-import bodyParser from 'switchyard/body-parser'
+import bodyParser from 'switchyardjs/body-parser'
 const jsonOptions: bodyParser.OptionsJson = { limit: '1mb', strict: true }
 app.use(bodyParser.json(jsonOptions), bodyParser.urlencoded({ extended: false } satisfies bodyParser.OptionsUrlencoded))

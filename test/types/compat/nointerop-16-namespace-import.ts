@@ -1,8 +1,8 @@
 // A CommonJS project without esModuleInterop (and so without
 // allowSyntheticDefaultImports): the package is reached through
 // `import * as` and `import = require`, as @types/express allows there.
-import * as express from 'switchyard'
-import bodyParser = require('switchyard/body-parser')
+import * as express from 'switchyardjs'
+import bodyParser = require('switchyardjs/body-parser')
 import * as http from 'node:http'
 
 const app: express.Express = express()

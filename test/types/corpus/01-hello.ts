@@ -1,5 +1,5 @@
 // The classic hello world, as in the Express docs.
-import express from 'switchyard'
+import express from 'switchyardjs'
 
 const app = express()
 const port = Number(process.env.PORT ?? 3000)

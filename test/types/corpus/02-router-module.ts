@@ -1,5 +1,5 @@
 // A router module: the pattern of `routes/users.ts` mounted by the main app.
-import express, { Router, type Request, type Response } from 'switchyard'
+import express, { Router, type Request, type Response } from 'switchyardjs'
 
 interface UserDto {
   id: string

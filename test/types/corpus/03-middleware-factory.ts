@@ -1,5 +1,5 @@
 // Middleware factories: functions returning configured RequestHandlers.
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'switchyard'
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'switchyardjs'
 
 export interface LoggerOptions {
   prefix?: string

@@ -1,5 +1,5 @@
 // Error handling: a custom error class, async handlers, body-parser errors, 404s.
-import express, { type BodyParserError, type ErrorRequestHandler, type NextFunction, type Request, type Response } from 'switchyard'
+import express, { type BodyParserError, type ErrorRequestHandler, type NextFunction, type Request, type Response } from 'switchyardjs'
 
 export class ApiError extends Error {
   constructor(

@@ -1,5 +1,5 @@
 // Typed bodies, params, queries and responses through the generics.
-import express, { type Request, type RequestHandler, type Response } from 'switchyard'
+import express, { type Request, type RequestHandler, type Response } from 'switchyardjs'
 
 interface CreateTodo {
   title: string

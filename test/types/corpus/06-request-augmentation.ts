@@ -1,5 +1,5 @@
 // Request augmentation, as passport and hand-written auth middleware do it.
-import express, { type NextFunction, type Request, type Response } from 'switchyard'
+import express, { type NextFunction, type Request, type Response } from 'switchyardjs'
 
 export interface SessionUser {
   id: string

@@ -1,5 +1,5 @@
 // res.locals and app.locals, typed through Express.Locals and the Locals generic.
-import express, { type NextFunction, type Request, type Response } from 'switchyard'
+import express, { type NextFunction, type Request, type Response } from 'switchyardjs'
 
 declare global {
   namespace Express {

@@ -1,6 +1,6 @@
 // Static files, sendFile and download with their option types.
 import path from 'node:path'
-import express, { type Errback, type SendFileOptions, type ServeStaticOptions } from 'switchyard'
+import express, { type Errback, type SendFileOptions, type ServeStaticOptions } from 'switchyardjs'
 
 const publicDir = path.join(process.cwd(), 'public')
 const staticOptions: ServeStaticOptions = {

@@ -1,6 +1,6 @@
 // The body-parser drop-in entry, with every parser and its options.
-import bodyParser, { type OptionsJson } from 'switchyard/body-parser'
-import express from 'switchyard'
+import bodyParser, { type OptionsJson } from 'switchyardjs/body-parser'
+import express from 'switchyardjs'
 import type { IncomingMessage } from 'node:http'
 
 const jsonOptions: OptionsJson = {

@@ -1,6 +1,6 @@
 // An ES module program: `import` resolution mode, named imports.
-import fw, { Router, json, urlencoded, type Request, type Response, type RouterOptions } from 'switchyard'
-import bodyParser from 'switchyard/body-parser'
+import fw, { Router, json, urlencoded, type Request, type Response, type RouterOptions } from 'switchyardjs'
+import bodyParser from 'switchyardjs/body-parser'
 
 const options: RouterOptions = { caseSensitive: true }
 const api = Router(options)

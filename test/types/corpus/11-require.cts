@@ -1,6 +1,6 @@
 // A CommonJS program using `import x = require()`, as in older TypeScript codebases.
-import express = require('switchyard')
-import bodyParser = require('switchyard/body-parser')
+import express = require('switchyardjs')
+import bodyParser = require('switchyardjs/body-parser')
 
 const app: express.Express = express()
 const router: express.Router = express.Router()

@@ -1,5 +1,5 @@
 // app.param, app.route chains and wildcard routes with inferred parameters.
-import express from 'switchyard'
+import express from 'switchyardjs'
 
 interface Book {
   isbn: string

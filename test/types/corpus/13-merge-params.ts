@@ -1,5 +1,5 @@
 // Nested routers with mergeParams, the pattern of REST sub-resources.
-import express, { Router } from 'switchyard'
+import express, { Router } from 'switchyardjs'
 
 const comments = Router({ mergeParams: true })
 comments.get('/', (req, res) => {

@@ -1,5 +1,5 @@
 // Content negotiation with req.accepts* and res.format.
-import express, { type Request, type Response } from 'switchyard'
+import express, { type Request, type Response } from 'switchyardjs'
 
 const app = express()
 

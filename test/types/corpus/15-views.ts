@@ -1,7 +1,7 @@
 // Template engines, app.locals and res.render.
 import fs from 'node:fs'
 import path from 'node:path'
-import express from 'switchyard'
+import express from 'switchyardjs'
 
 const app = express()
 app.set('views', path.join(process.cwd(), 'views'))

@@ -1,5 +1,5 @@
 // Class-based controllers whose methods are route handlers.
-import express, { Router, type NextFunction, type Request, type Response } from 'switchyard'
+import express, { Router, type NextFunction, type Request, type Response } from 'switchyardjs'
 
 interface Product {
   id: string

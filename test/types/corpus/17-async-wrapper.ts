@@ -1,6 +1,6 @@
 // A generic async wrapper that keeps the handler's types (a very common helper).
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'switchyard'
-import type { ParamsDictionary, ParsedQs } from 'switchyard'
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'switchyardjs'
+import type { ParamsDictionary, ParsedQs } from 'switchyardjs'
 
 export function asyncHandler<P = ParamsDictionary, ResBody = any, ReqBody = any, ReqQuery = ParsedQs>(
   fn: (req: Request<P, ResBody, ReqBody, ReqQuery>, res: Response<ResBody>, next: NextFunction) => Promise<unknown>

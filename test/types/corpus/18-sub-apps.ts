@@ -1,6 +1,6 @@
 // Sub-applications: mounting, the mount event, mountpath and settings.
 import http from 'node:http'
-import express, { type Application } from 'switchyard'
+import express, { type Application } from 'switchyardjs'
 
 const admin = express()
 admin.on('mount', (parent: Application) => {

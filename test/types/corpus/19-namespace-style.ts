@@ -1,5 +1,5 @@
 // Code written against the `express.Request` namespace style of @types/express.
-import express from 'switchyard'
+import express from 'switchyardjs'
 
 function paginate(req: express.Request, _res: express.Response, next: express.NextFunction): void {
   const page = Number(req.query.page ?? 1)

@@ -2,7 +2,7 @@
 // depend on it) and both declare the global Express namespace; augmentations
 // reach switchyard's Request as well as Express's.
 import type * as ExpressTypes from 'express'
-import fw, { type Request } from 'switchyard'
+import fw, { type Request } from 'switchyardjs'
 
 declare global {
   namespace Express {

@@ -3,7 +3,7 @@
 // error middleware typed with Express 4's names work with a switchyard app,
 // and a switchyard app is accepted where Express 4's types expect one.
 import type * as E from 'express'
-import express, { type Request, type Response } from 'switchyard'
+import express, { type Request, type Response } from 'switchyardjs'
 
 const app = express()
 

@@ -4,7 +4,7 @@ import type * as E from 'express'
 import type { RequestHandler as CoreHandler } from 'express-serve-static-core'
 import multer from 'multer'
 import cookieParser from 'cookie-parser'
-import express, { type Request } from 'switchyard'
+import express, { type Request } from 'switchyardjs'
 
 const upload = multer({ dest: 'uploads/' })
 const app = express()

@@ -1,7 +1,7 @@
 // The strict-body opt-in: with `strictBody: true`, `req.body` defaults to `unknown`
 // everywhere, so the compiler forces validation before use. (A separate program:
 // the setting is global.)
-import express, { type Request, type RequestHandler } from 'switchyard'
+import express, { type Request, type RequestHandler } from 'switchyardjs'
 
 declare global {
   namespace Switchyard {

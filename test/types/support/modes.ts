@@ -4,11 +4,11 @@
 //
 // Each program lives in a virtual project: `<repo>/test/types/.virtual/<name>/`
 // with its own package.json (`"type"` per mode), the corpus files under `src/`,
-// and `node_modules/switchyard` mapped onto this repository (package.json + dist),
+// and `node_modules/switchyardjs` mapped onto this repository (package.json + dist),
 // as if installed. Everything else resolves from the repository's node_modules,
 // except that the "without" variant hides @types/express and
 // @types/express-serve-static-core, and the oracle rewrites the imports
-// ('switchyard' -> 'express', 'switchyard/body-parser' -> 'body-parser').
+// ('switchyardjs' -> 'express', 'switchyardjs/body-parser' -> 'body-parser').
 import path from 'node:path'
 import fs from 'node:fs'
 import ts from 'typescript'
@@ -74,7 +74,7 @@ export interface Compiled {
 export function compileCorpus(mode: Mode, target: Target, extraFiles: Record<string, string> = {}, extraOptions: ts.CompilerOptions = {}): Compiled {
   const spec = MODES[mode]
   const vroot = path.join(repo, 'test/types/.virtual', `${mode}--${target.replace(/[^a-z]+/g, '-')}`)
-  const vmod = path.join(vroot, 'node_modules/switchyard')
+  const vmod = path.join(vroot, 'node_modules/switchyardjs')
   const oracle = target === '@types/express'
   const hide = target === 'switchyard'
   const sources = new Map<string, string>()
@@ -84,7 +84,7 @@ export function compileCorpus(mode: Mode, target: Target, extraFiles: Record<str
     const original = path.join(compatDir, f)
     const virtual = path.join(vroot, 'src', f.replace(/\.ts$/, spec.ext))
     let text = fs.readFileSync(original, 'utf8')
-    if (oracle) text = text.replace(/(['"])switchyard\/body-parser\1/g, "'body-parser'").replace(/(['"])switchyard\1/g, "'express'")
+    if (oracle) text = text.replace(/(['"])switchyardjs\/body-parser\1/g, "'body-parser'").replace(/(['"])switchyardjs\1/g, "'express'")
     sources.set(virtual, text)
     files.set(virtual, original)
   }
