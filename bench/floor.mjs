@@ -20,7 +20,7 @@
 //   repeat), as Switchyard's comes from its cache.
 // - the wrapper and the sub-app: the prototype swaps express@5 makes
 //   (`Object.setPrototypeOf` of req and res to the app's request and
-//   response), in the cheapest way known (docs/design.md, Speed, item 23),
+//   response), in the cheapest way known (`swap` below),
 //   onto prototype chains as long as Express's. Not the properties Express
 //   adds to req and res (`req.params`, `res.locals`...): the floor is lower
 //   than any exact server.
@@ -51,7 +51,7 @@ export function weakTag(body) {
 // own headers, skipping setHeader's checks; setHeader where it is not found.
 const storeKey = Object.getOwnPropertySymbols(new http.OutgoingMessage()).find((s) => s.description === 'kOutHeaders')
 // each store made as Switchyard makes it: inheriting nothing, in fast mode,
-// without a call into V8's runtime (design item 35)
+// without a call into V8's runtime
 function HeaderStore() {}
 HeaderStore.prototype = Object.setPrototypeOf({}, null)
 
@@ -90,10 +90,10 @@ export const JSON_TYPE = 'application/json; charset=utf-8'
 
 const kSwap = Symbol('floor.swap')
 
-// V8 13 (Node 24) keeps a swapped object's later maps shared, and there a plain swap is the cheapest (design item 59)
+// V8 13 and later (Node 24, 26) keep a swapped object's later maps shared: there a plain swap is the cheapest
 const plain = Number.parseInt(process.versions.v8, 10) >= 13
 
-/** `Object.setPrototypeOf(obj, proto)` the cheapest way known on the running V8: before V8 13, leaving obj in V8's dictionary mode with a shared map (design item 23). */
+/** `Object.setPrototypeOf(obj, proto)` the cheapest way known on the running V8: before V8 13, leaving obj in V8's dictionary mode with a shared map. */
 export function swap(obj, proto) {
   if (plain) {
     Object.setPrototypeOf(obj, proto)
@@ -118,10 +118,10 @@ export function appPrototypes(parent) {
 /**
  * Server options that construct requests and responses with an app's
  * prototypes from the start, as Switchyard does for an app that is its
- * server's only listener (design item 1): bench/server.mjs passes a
+ * server's only listener (docs/design.md, request flow): bench/server.mjs passes a
  * handler's `serverOptions` to http.createServer. Function constructors with
  * a never-run block of field assignments, so that V8 sizes their objects as
- * Switchyard's are sized (design item 12): `sizes` gives the number of
+ * Switchyard's are sized: `sizes` gives the number of
  * fields reserved for requests and for responses (48 each unless given).
  */
 export function adopted(protos, sizes = { request: 48, response: 48 }) {

@@ -7,11 +7,11 @@
 // something else allocates may get), and measures it IDLE_AFTER times more
 // (default 3). Prints, per server, the CPU µs per request before and after.
 //
-// Why: on Node 20, V8 frees the maps of objects none of which is alive during
-// a full collection. Node's process.nextTick tick objects are built by stores
-// that then turn megamorphic for good, and a bare node:http server stays
-// ~30% slower for the rest of its life; Switchyard holds one tick object and
-// keeps its speed (docs/design.md, Speed, item 58).
+// Why: V8 may free the maps of objects none of which is alive during a full
+// collection; the stores that build such objects afterwards (Node's
+// process.nextTick tick objects among them) can turn megamorphic for good, and
+// the server then stays slower for the rest of its life. This tool shows
+// whether a server comes back to its speed after such collections.
 //
 // Usage: npm run bench:idle [-- <scenario filter>] (default: hello world).
 // Environment: IDLE_IMPLS (default switchyard,fastify,node; also express,

@@ -14,12 +14,12 @@
 // What it leaves out: the HTTP parser, the socket, and the writing of the
 // answer (`res.end` is replaced by a counter, so `res.send` takes the path it
 // takes for a wrapped `res.end`). Use it to compare two builds on the
-// framework's own path; docs/design.md, Speed, item 36.
+// framework's own path (docs/benchmarks.md).
 //
 // How: for each scenario the request path runs ITER_LO and then ITER_HI
 // times, each in a fresh process under callgrind (requests and responses
 // built by constructors whose prototypes are the app's, as an adopted
-// server builds them: design item 12); the difference of the two counts over
+// server builds them); the difference of the two counts over
 // the difference of the runs is the cost of one request, warm-up and
 // start-up cancelled out.
 //
@@ -109,7 +109,7 @@ const scenarios = {
     // 1,000 static routes, the last one hit (bench/scenarios/02-routes-1000.mjs);
     // its count is not steady: runs of one build read up to ~20% apart (its
     // heap is large enough for a full collection to fall into one of the two
-    // run lengths or not), so compare builds on it with care (design item 51)
+    // run lengths or not), so compare builds on it with care
     const app = fw()
     for (let i = 0; i < 1000; i++) app.get(`/route/${i}/item`, (req, res) => { res.end('route ' + i) })
     return [app, '/route/999/item']

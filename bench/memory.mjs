@@ -20,7 +20,7 @@
 // stops. So the two readings that are compared, after the first step and
 // after the last, are taken once the server has settled: the load stops, and
 // the runner waits until V8 has shrunk its young generation back to its
-// starting size (1 MiB on 64-bit Node 20: V8 does so in a full collection
+// starting size (MEMORY_YOUNG_FLOOR, 1 MiB by default: V8 does so in a full collection
 // once it has seen a few seconds without allocation, about 5 s here; the
 // runner asks for one every second; MEMORY_SETTLE_MS bounds the wait, default
 // 60 s). What is then resident is what the requests left behind. The steps in between run back to back and
@@ -47,7 +47,7 @@ const tolerance = Number(process.env.MEMORY_TOLERANCE || 0.1)
 const connections = Number(process.env.BENCH_CONNECTIONS || 50)
 const impl = process.env.MEMORY_IMPL || 'switchyard'
 const settleLimit = Number(process.env.MEMORY_SETTLE_MS ?? 60_000)
-// V8's starting young generation (one semi-space, 1 MiB on 64-bit Node 20), which it shrinks back to when idle
+// V8's starting young generation (one semi-space, 1 MiB on 64-bit Node), which it shrinks back to when idle
 const youngFloor = Number(process.env.MEMORY_YOUNG_FLOOR || 1 << 20)
 if (!(step > 0 && total > step)) throw new Error('need 0 < MEMORY_STEP < MEMORY_REQUESTS')
 

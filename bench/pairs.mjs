@@ -10,7 +10,7 @@
 // share of pairs on each side, is far steadier than a ratio of two best
 // rounds. The servers keep running from pair to pair, so the later pairs see
 // each server in the young generation its requests so far have grown
-// (docs/design.md, Speed, item 31).
+// (BENCH_NODE_FLAGS=--min-semi-space-size=16 starts every server at full size).
 //
 // Environment:
 //   PAIRS_VS      comma-separated competitors of switchyard (default fastify,node;

@@ -27,7 +27,7 @@
 //   BENCH_CPU          the core the server is pinned to (default 0)
 //   BENCH_NODE_FLAGS   node flags for every server, space-separated (for example
 //                      --min-semi-space-size=16: every server in the young
-//                      generation a long-running one settles in; docs/design.md item 31)
+//                      generation a long-running one settles in)
 import { spawn } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'

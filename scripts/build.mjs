@@ -36,8 +36,7 @@ await build({
 // every request (app.handle, router.stack, router.mergeParams...). Most
 // functions already carry their source name; for those the helper now leaves
 // `name` alone, so they keep fast properties. A function whose name differs
-// (renamed by the bundler, or anonymous) still gets it defined, as before.
-// docs/design.md, Speed, item 25.
+// (renamed by the bundler, or anonymous) still gets it defined.
 const NAME_HELPER = 'var __name = (target, value) => __defProp(target, "name", { value, configurable: true });'
 const NAME_HELPER_FAST = 'var __name = (target, value) => target.name === value ? target : __defProp(target, "name", { value, configurable: true });'
 for (const name of Object.keys(entries)) {

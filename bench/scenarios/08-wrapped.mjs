@@ -1,7 +1,7 @@
 // hello world with a function in front of the app as the server's listener,
 // `(req, res) => app(req, res)` (serverless adapters, custom routing, a server
 // shared with another handler): the app cannot adopt the server, so every
-// request and response has its prototype swapped (docs/design.md, Speed, item 23)
+// request and response has its prototype swapped, as Express does for every request
 export default {
   name: 'hello world behind a wrapper',
   request: { path: '/' },
