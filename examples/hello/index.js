@@ -1,5 +1,5 @@
 // The smallest Switchyard app: `npm start` runs it (PORT, default 3000).
-const fw = require('../..')
+const fw = require('../..') // in your own project: require('switchyardjs')
 
 const app = fw()
 

@@ -3,7 +3,7 @@
 // Each handler call prints its kind, name, full route and duration; each
 // request prints the route that answered it (OpenTelemetry's `http.route`).
 const dc = require('node:diagnostics_channel')
-const fw = require('../..')
+const fw = require('../..') // in your own project: require('switchyardjs')
 
 const started = new WeakMap()
 dc.tracingChannel('switchyard.layer').subscribe({
