@@ -93,7 +93,6 @@ describe('headers stored directly', () => {
     const nodes = new http.ServerResponse(new http.IncomingMessage(null as any))
     nodes.setHeader('X-Powered-By', 'Switchyard')
     const key = Object.getOwnPropertySymbols(nodes).find((s) => s.description === 'kOutHeaders')!
-    expect(Object.getPrototypeOf((nodes as any)[key])).toBe(null)
     expect(script(mine)).toEqual(script(nodes))
   })
 

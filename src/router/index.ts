@@ -5,7 +5,6 @@ import { from, indexOf, kState, lookUp, newState, stateOf, type RouterState } fr
 import { Route, truthy, useArguments } from './route'
 import { methods } from './methods'
 import { EmptyObject, orderKeys } from '../utils/prototype'
-import { holdTickShape } from '../utils/tick-shape'
 import { UNKNOWN, lastParsePlain, routerPathname, slowPathname } from '../utils/url'
 import { anyTracing, joinPattern, kMatchedRoute, kMountRoute, patternText, recordError, refreshTracing, requestTraced, traceParamCall, type RequestContext } from './tracing'
 
@@ -110,7 +109,6 @@ export const Router = function Router(this: unknown, options?: RouterOptions): R
   // keeps the maps of Node's tick objects alive (docs/design.md, Speed,
   // item 58): every app's requests go through its router, made at its first
   // route, middleware or request
-  holdTickShape()
   return self
 } as unknown as { new (options?: RouterOptions): Router; (options?: RouterOptions): Router; prototype: any; Route: typeof Route }
 
