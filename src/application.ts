@@ -33,7 +33,7 @@ application.init = function init(this: any) {
   this.engines = Object.create(null)
   // no prototype, as Express's; made as an ordinary object first so that V8
   // keeps it in fast mode while it holds the usual settings (every request
-  // reads a few: docs/design.md, Speed, item 25)
+  // reads a few)
   this.settings = Object.setPrototypeOf({}, null)
   this.defaultConfiguration()
   AppSlot.add(this)
@@ -64,7 +64,7 @@ interface AppState {
  * final handler was, on its first request), or a second field, puts the app
  * function, with its sixty-odd properties, in V8's dictionary mode, and every
  * read of `this.request`, `this.settings`... in app.handle goes through a
- * lookup (docs/design.md, Speed, items 25 and 32).
+ * lookup.
  */
 class AppSlot extends Carrier {
   #state: AppState = { router: null, final: undefined, finalEnv: undefined }
@@ -97,7 +97,7 @@ class AppSlot extends Carrier {
 
 // The two read on every request, held in constants: loading a static method
 // from the class is a generic LoadIC call in V8's optimized code (~50
-// instructions each, docs/design.md, Speed, item 38)
+// instructions each)
 const routerOf = AppSlot.routerOf
 const finalOf = AppSlot.finalOf
 
@@ -125,8 +125,7 @@ function newRouter(app: any): any {
 /**
  * The getter of `app.router`: one function for every app, so that apps keep
  * sharing V8 maps (a getter of its own per app, as Express defines it, puts
- * every app after the first in slow dictionary mode: docs/design.md, Speed,
- * item 25). The router belongs to the app that has the property, so an
+ * every app after the first in slow dictionary mode). The router belongs to the app that has the property, so an
  * object made with `Object.create(app)` reads its app's router, as in Express.
  */
 function getrouter(this: any) {
@@ -173,7 +172,7 @@ application.handle = function handle(this: any, req: any, res: any, callback?: N
   // not yet seen by an app (req.res unset). Each Object.getPrototypeOf here
   // comes right after a read of the same object: V8 then knows the object's
   // map and reads the prototype from it, where the call alone goes into V8's
-  // runtime, ~240 instructions a call (docs/design.md, Speed, item 44).
+  // runtime, ~240 instructions a call.
   let built = false
   let fresh = false
   if (req !== null && req !== undefined) {
@@ -215,11 +214,11 @@ application.handle = function handle(this: any, req: any, res: any, callback?: N
     }
   } else if (!resBuilt) {
     // (not asked twice: when the X-Powered-By check above found res with
-    // app.response, nothing since then changed it; item 42)
+    // app.response, nothing since then changed it)
     swapPrototype(res, response)
   }
   // (a dictionary, as Express makes it: half the instructions of a fast-mode
-  // object given the null prototype, for 160 bytes more: docs/design.md, Speed, item 37)
+  // object given the null prototype, for 160 bytes more)
   if (!res.locals) res.locals = Object.create(null)
   const router = this.router
   // (compared with the handle this module defined, not with Router.prototype's:
@@ -296,7 +295,7 @@ function adoptServer(app: any, req: any): void {
   // many fields to reserve inside each new object from the `this.x = ...`
   // assignments written in its constructor; without them every request and
   // response would keep its ~26/40 fields in a separately grown store, which
-  // cost 15-20% of a hello-world request (docs/design.md, Speed, item 12).
+  // cost 15-20% of a hello-world request.
   // (named as Node's classes: a stack trace through a request or response
   // method names its receiver by the constructor that built it, as in Express)
   function IncomingMessage(this: any, socket: any): any {
@@ -504,7 +503,7 @@ for (const method of methods) {
  * `settings[name]`, with a load of its own for each setting requests read.
  * One keyed load over every setting's name turns megamorphic (V8's generic
  * stub, a stub-cache probe per read); a load with a literal name is inline
- * while an app's settings share a shape (docs/design.md, Speed, item 38).
+ * while an app's settings share a shape.
  */
 function readSetting(settings: any, name: string): unknown {
   switch (name) {

@@ -31,7 +31,7 @@ function createApplication(): any {
   // The function is named where it is made ('app', the name Express's gets)
   // and no other binding here shares its name: the bundle then keeps its own
   // name, and it keeps fast properties, which every request reads
-  // (docs/design.md, Speed, item 25).
+  //.
   const self: any = function app(req: any, res: any, next?: any) {
     self.handle(req, res, next)
   }

@@ -27,7 +27,7 @@ import { formatKeyType, methodOf, normaliseContentType, typeFromName, withUtf8Ch
 /**
  * node:buffer's Buffer, as Express's response.js takes it (not the global,
  * which Node 20 defines as a getter: each read was a call), held in a module
- * constant (docs/design.md, Speed, item 40).
+ * constant.
  */
 const Buffer = nodeBuffer.Buffer
 
@@ -528,7 +528,7 @@ function stripForStatus(res: Response, chunk: Chunk, calls: boolean): Chunk {
  * express-session) can tell what it is called with, and while it runs it may
  * still set headers: it gets exactly that. Node's own `end` only shows the
  * bytes, so the string stays a string, and Node writes head and body in one
- * piece instead of two (docs/design.md, Speed, items 4 and 28):
+ * piece instead of two:
  * - an ASCII body goes as latin1: the head then leaves in latin1 as Express's
  *   does, and the body's bytes are the same in either encoding;
  * - any other body goes as UTF-8 unless the head holds a byte above 0x7F

@@ -439,11 +439,10 @@ describe('requests and responses whose prototypes are swapped (a server the app 
   })
 
   // V8 11 and 12 build a map per object for properties added after a plain
-  // Object.setPrototypeOf (docs/design.md, Speed, item 23). There
+  // Object.setPrototypeOf. There
   // swapPrototype leaves objects in dictionary mode instead, where V8 shares
   // one map among objects normalized from the same map, through a small
   // cache. V8 13 keeps the swapped maps shared, and there the swap is plain
-  // (item 59).
   v8.setFlagsFromString('--allow-natives-syntax')
   const sameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean
   const fast = new Function('a', 'return %HasFastProperties(a)') as (a: object) => boolean

@@ -99,7 +99,7 @@ describe('names in the built package', () => {
 // The build keeps every function's source name (esbuild's keepNames) but
 // leaves `name` alone where the function already carries it: redefining it
 // turns a function into a slow dictionary-mode object, and the app and the
-// routers are read on every request (docs/design.md, Speed, item 25).
+// routers are read on every request.
 describe('the built functions', () => {
   /** path -> name of every function reachable from the public surface, and from an app with a router, a route and a mounted app. */
   function names(fw: any): Map<string, string> {
@@ -155,7 +155,7 @@ describe('the built functions', () => {
   // this checks.
   // (routers do not share a map: each has an object of its own between it and
   // Router.prototype, as router@2.3 builds them, and V8 gives each its map)
-  // design items 31, 37 and 46: the params of every middleware on '/' are
+  // the params of every middleware on '/' are
   // small fast-mode objects (a {} reserves four fields), and so are those of
   // a mount that a mergeParams router below copies for every layer (copying
   // from a dictionary goes through V8's runtime); a route's params, other
@@ -173,7 +173,7 @@ describe('the built functions', () => {
       const seen = {}
       const app = fw()
       app.use((req, res, next) => { seen.slashParams = fast(req.params); next() })
-      // a mount's params: a dictionary, unless a mergeParams router below copies them (design item 46)
+      // a mount's params: a dictionary, unless a mergeParams router below copies them
       app.use('/static', (req, res, next) => { seen.mountParams = fast(req.params) + ' ' + nullProto(req.params); next() })
       app.param('x', (req, res, next) => { seen.copiedMountParams = fast(req.params) + ' ' + nullProto(req.params); next() })
       const merged = fw.Router({ mergeParams: true })
@@ -209,7 +209,7 @@ describe('the built functions', () => {
     })
   })
 
-  // design item 32: an app that has served requests (a 404 and an error page
+  // an app that has served requests (a 404 and an error page
   // through its final handler, a route, a sub-app) is still in fast mode:
   // nothing is added to the app function per request (its final handler was,
   // and that put the app in dictionary mode on its first request)
@@ -236,7 +236,7 @@ describe('the built functions', () => {
     expect(JSON.parse(out)).toEqual({ before: true, app: true, sub: true, symbols: 0 })
   })
 
-  // design item 40: the debug module's function, whose `namespaces` every
+  // the debug module's function, whose `namespaces` every
   // router pass reads, is in dictionary mode as the module leaves it; loading
   // switchyard gives it fast properties (fails without the inheriting object
   // in src/utils/debug.ts), and changes none of them

@@ -193,8 +193,7 @@ describe('res.send() and a replaced global Buffer', () => {
   // express@5.3's response.js and its ETag helper take Buffer from
   // node:buffer: a global Buffer replaced by a polyfill (as some bundlers
   // install one) is not what they call. Switchyard's response does the
-  // same (and a read of Node 20's global Buffer is a getter call:
-  // docs/design.md, Speed, item 40). The global is replaced only while the
+  // same (and a read of Node 20's global Buffer is a getter call). The global is replaced only while the
   // handler runs; every read of it is counted.
   interface Answer { status: number; length: string | undefined; text: string }
   async function globalReads(lib: any, etag: boolean): Promise<{ reads: string[]; answers: Answer[] }> {

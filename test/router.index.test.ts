@@ -77,7 +77,7 @@ describe('the router visits the same layers as express, in the same order', () =
 
   it('options that are not booleans, and options changed between requests, visit the same layers', async () => {
     // the router's options are read at every pass as truthy or not (without
-    // Boolean(): docs/design.md, Speed, item 39)
+    // Boolean())
     const steps: Array<Record<string, unknown>> = [
       { caseSensitive: 1, strict: 'yes', mergeParams: {} },
       { caseSensitive: 0, strict: '', mergeParams: null },

@@ -153,7 +153,7 @@ describe('Layer parameter matching agrees with path-to-regexp\'s match', () => {
   })
 })
 
-describe('patterns matched by a scan of their segments (design item 31)', () => {
+describe('patterns matched by a scan of their segments', () => {
   // segmentParts reads the regexp path-to-regexp builds; the scan it enables
   // must give path-to-regexp's match for every pattern it accepts
   const scanned = ['/user/:id', '/:uid/posts', '/:pid', '/api/:version', '/a/:x/b/:y', '/x.y/:z', '/u-:id', '/:a/:b', '/Api/V:v/:id', '/:"0"/:"1"', '/:__proto__', '/a/:x/', '/A\\+B/:c', '/\\(x\\)/:y']
@@ -230,7 +230,7 @@ describe('Layer matching with the parent params to merge (mergeParams)', () => {
   it('keeps its own captures when copying the parent params runs another match (a getter that routes)', () => {
     // the scan notes where each parameter ends for the matcher to read after
     // the copy; a getter on the parent params that matches another path in
-    // between must not leave that path's ends behind (design item 36)
+    // between must not leave that path's ends behind
     const inner = new Layer('/:a/:b', { end: true }, noop)
     const other = new Layer('/:q/:r/:s', { end: true }, noop)
     const seen: unknown[] = []
@@ -255,7 +255,7 @@ describe('Layer matching with the parent params to merge (mergeParams)', () => {
   })
 })
 
-describe('params filled by code made for their keys (design item 55)', () => {
+describe('params filled by code made for their keys', () => {
   it('tells array indexes apart as an object orders its keys', () => {
     for (const key of ['0', '1', '10', '4294967294']) expect(isArrayIndex(key)).toBe(true)
     for (const key of ['', '01', '-1', '1.5', '4294967295', '99999999999', 'a', '1a', ' 1', '١']) expect(isArrayIndex(key)).toBe(false)
@@ -335,7 +335,7 @@ describe('params filled by code made for their keys (design item 55)', () => {
   })
 })
 
-describe('segment matchers made for their pattern (design item 57)', () => {
+describe('segment matchers made for their pattern', () => {
   // the code made for a pattern must give what the generic path gives: the
   // match of path-to-regexp, the params' keys in order, their prototype by
   // the caller's `plain`, and the parent's params copied first

@@ -171,7 +171,7 @@ describe('router.route(path) and Route', () => {
   })
 
   it("route._handlesMethod reads route.methods' values as truthy or not, as router@2.3 does", () => {
-    // (the values are tested for truth without Boolean(): docs/design.md, Speed, item 39)
+    // (the values are tested for truth without Boolean())
     const cases: Array<[Record<string, unknown>, string, boolean]> = [
       [{ get: true }, 'GET', true],
       [{ get: 1 }, 'GET', true],

@@ -63,7 +63,7 @@ describe('headers stored directly', () => {
     putHeader(res, 'X-Powered-By', 'x-powered-by', 'Switchyard')
     const key = Object.getOwnPropertySymbols(res).find((s) => s.description === 'kOutHeaders')!
     const store = (res as any)[key]
-    // Node's store has no prototype; Switchyard's an empty one without prototype (design item 35)
+    // Node's store has no prototype; Switchyard's an empty one without prototype
     const proto = Object.getPrototypeOf(store)
     expect(proto === null || (Object.getPrototypeOf(proto) === null && Reflect.ownKeys(proto).length === 0)).toBe(true)
     for (const name of ['constructor', 'toString', 'hasOwnProperty', '__proto__', 'valueOf']) expect(name in store).toBe(false)
@@ -206,7 +206,7 @@ describe('headers stored directly', () => {
   })
 
   // the store has a site of its own for each of the request path's headers
-  // (design item 38) and a keyed one for every other name: both land where
+  // and a keyed one for every other name: both land where
   // Node's setHeader puts a header, and read back through each of Node's methods
   it('put every name, with or without a store site of its own, where setHeader puts it', () => {
     const names = [['X-Powered-By', 'x-powered-by'], ['Content-Type', 'content-type'], ['Content-Length', 'content-length'], ['ETag', 'etag'], ['Transfer-Encoding', 'transfer-encoding'], ['X-Other', 'x-other']]

@@ -83,7 +83,7 @@ describe('routerPathname gives parseurl\'s answer and leaves parseurl\'s parse',
   })
 
   it('takes a known search for a plain URL, and says which parses were its own', () => {
-    // (what a router entering a mounted router passes on, design item 48)
+    // (what a router entering a mounted router passes on)
     for (const url of ['/', '/a', '/a/b/', '/?', '/a?', '/a?b=1?c=2', '/users/42/posts/7?x=/y']) {
       const a: any = { url }
       const b: any = { url }

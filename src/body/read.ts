@@ -17,7 +17,7 @@ import type { DebugNamespace } from '../utils/debug'
 
 // The packages' functions held once: each use of a default import compiles
 // to a load of `default` from the bundle's import object, which V8's
-// optimized code leaves as a generic LoadIC call (docs/design.md, Speed, item 38)
+// optimized code leaves as a generic LoadIC call
 const rawBody = getRawBody
 const finished = onFinished
 const types = typeis
@@ -250,7 +250,7 @@ interface ReadOptions {
   /**
    * Must the bytes be a Buffer of their own, as raw-body's `Buffer.concat`
    * makes them (they become `req.body`, or `verify` gets them)? When not,
-   * readBytes hands over a body read in one chunk as it is (design item 49).
+   * readBytes hands over a body read in one chunk as it is.
    */
   own: boolean
 }
@@ -270,7 +270,7 @@ type ReadCallback = (err: any, buf: Buffer | string) => void
  * `aborted` first; the listeners then stay on a closed stream that emits
  * nothing more). Its listeners are methods of one object (no naming call per
  * request) and are all removed when the read ends, as raw-body's are.
- * Measured: ~1.8k instructions per body less than raw-body (design item 41).
+ * Measured: ~1.8k instructions per body less than raw-body.
  */
 function readBytes(stream: Readable, options: ReadOptions, callback: ReadCallback): void {
   const resource = new AsyncResource('bound-anonymous-fn')

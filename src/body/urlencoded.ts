@@ -187,7 +187,7 @@ export function parseFlat(body: string, limit: number, keys?: KeyMemo, bytes?: U
   const out: Record<string, unknown> = {}
   const end = body.length
   // the bytes the body was decoded from, read instead of the string when
-  // each byte gave one character (design item 52)
+  // each byte gave one character
   const raw = bytes !== undefined && bytes.length === end ? bytes : undefined
   let parts = 1
   let start = 0 // of the current part
@@ -230,7 +230,7 @@ export function parseFlat(body: string, limit: number, keys?: KeyMemo, bytes?: U
  * here, compared by its characters, is the string V8 already keeps as a
  * property name; one sliced from the body is new, and every lookup of it
  * (`hasOwnProperty`, the store) first searches V8's string table
- * (docs/design.md, Speed, item 50). Only the first KEY_PARTS parts, and
+ *. Only the first KEY_PARTS parts, and
  * keys of at most KEY_LENGTH characters, are kept.
  */
 export type KeyMemo = string[]
@@ -285,7 +285,7 @@ function addPart(out: Record<string, unknown>, body: string, raw: Uint8Array | u
  * decode as UTF-8, and a part with a malformed one stays as it is (spaces
  * only). Escapes of ASCII characters (`%00` to `%7F`) and `+` are decoded
  * here in one pass; on any other escape, or a malformed one, the part goes
- * through `decodeURIComponent` as qs does (design item 41).
+ * through `decodeURIComponent` as qs does.
  */
 function decodePart(body: string, raw: Uint8Array | undefined, start: number, end: number, marks: number): string {
   if (marks === 0) return body.slice(start, end)

@@ -17,7 +17,7 @@ const debug = debugNamespace('router')
  * that each layer reads one variable. While it is on, no step takes the
  * pass-through fast path (see step): its line is printed by `enter`, and the
  * fast path carries no bytecode for it (V8 inlines that path into the
- * middleware calling next only while it stays small: design item 21).
+ * middleware calling next only while it stays small).
  */
 let debugging = false
 
@@ -90,7 +90,7 @@ export const Router = function Router(this: unknown, options?: RouterOptions): R
   // The function is named where it is made ('router', as router@2's) and no
   // other binding here shares its name: the bundle then keeps its own name,
   // and it keeps fast properties, which the dispatch reads on every pass
-  // (docs/design.md, Speed, item 25).
+  //.
   const self = function router(req: any, res: any, next: Next) {
     self.handle(req, res, next)
   } as Router
@@ -106,9 +106,6 @@ export const Router = function Router(this: unknown, options?: RouterOptions): R
   self.stack = state.view
   hide(self, kState, state)
   ownRouters.add(self)
-  // keeps the maps of Node's tick objects alive (docs/design.md, Speed,
-  // item 58): every app's requests go through its router, made at its first
-  // route, middleware or request
   return self
 } as unknown as { new (options?: RouterOptions): Router; (options?: RouterOptions): Router; prototype: any; Route: typeof Route }
 
@@ -318,7 +315,7 @@ interface Dispatch {
    * `lastUrl` is always a string, and `lastParsed` NOT_PARSED while there is
    * no parse to reuse: a `===` between a string and a symbol (or undefined)
    * compiles to a call of V8's generic StrictEqual builtin, one per
-   * middleware (docs/design.md, Speed, item 39).
+   * middleware.
    */
   lastUrl: string
   lastPath: string | undefined
@@ -339,7 +336,7 @@ interface Dispatch {
  * A new pass, made as one object literal: all its fields are stored once, in
  * the literal's order (a class's fields were defined on each object by an
  * initializer V8 ran apart from the constructor; assigned in the constructor
- * instead, each store changed the object's map: docs/design.md, Speed, item 53).
+ * instead, each store changed the object's map).
  */
 function newDispatch(router: Router, req: any, res: any, callback: Next | undefined, final: ((req: any, res: any, err: any) => void) | undefined, knownUrl: string, knownSearch: number, knownKeys: readonly string[] | undefined): Dispatch {
   const state = stateOf(router)
@@ -447,7 +444,7 @@ function handOver(d: Dispatch, err: any): void {
  * calls `passOrStep`, which takes the common step itself and leaves every
  * other one to `step`. Kept small, V8 compiles it into the handler that calls
  * it; with the whole search inside it was not, and each middleware of a
- * pass-through chain cost about twice as much (docs/design.md, Speed item 21).
+ * pass-through chain cost about twice as much.
  */
 function stepper(d: Dispatch): Next {
   // a method, so that it is named `next` as router@2.3's is, with no naming
@@ -472,7 +469,7 @@ function stepper(d: Dispatch): Next {
  * it still held what it held at compile time. Inlined into `next` as a known
  * function, this body sees the module's context as a constant, and V8 folds
  * those names away: 100 pass-through middlewares, in-process, 33,518 -> 28,691
- * instructions per request with the flags below (docs/design.md, Speed, item 43). Flags tested here
+ * instructions per request with the flags below. Flags tested here
  * are compared with `=== true`: they are always booleans, and a bare truth test
  * of a field or variable V8 knows no type for compiles to five comparisons.
  */
@@ -485,7 +482,7 @@ function passOrStep(d: Dispatch, err: any): void {
       const req = d.req
       // (a layer of the router's own has internals: anything else put into
       // the stack goes through step; sameParse spelled out, because calling
-      // it here cost 11.6k more instructions over 100 middlewares: design item 27)
+      // it here cost 11.6k more instructions over 100 middlewares)
       const internals = layer[kInternals]
       if (layer.slash === true && req._parsedUrl === d.lastParsed && req.url === d.lastUrl && internals !== undefined && ownMatcher(layer)) {
         d.idx = i + 1
@@ -523,7 +520,7 @@ function step(d: Dispatch, err: any): void {
   // an error that reaches a router is remembered as reported (router@2.3, with or without subscribers)
   if (err) recordError(req, err)
   // (typeof first: `===` between a string and what `next` mostly gets,
-  // undefined, compiles to a call of V8's generic StrictEqual: item 39)
+  // undefined, compiles to a call of V8's generic StrictEqual)
   let layerError = typeof err === 'string' && err === 'route' ? null : err
 
   if (d.slashAdded === true) {
@@ -706,7 +703,7 @@ function step(d: Dispatch, err: any): void {
  * Run the param triggers `keys` of a matched layer, then call it. (Apart
  * from step: a closure there puts step's locals in a context, which the
  * interpreter makes on every step and through which the optimized step
- * reads them: docs/design.md, Speed, item 44.)
+ * reads them.)
  */
 function runParams(d: Dispatch, keys: string[], matched: Layer, route: any, layerError: any, layerPath: string, path: string): void {
   const req = d.req
@@ -720,9 +717,8 @@ function runParams(d: Dispatch, keys: string[], matched: Layer, route: any, laye
 
 /** The params a '/' middleware gets: a fresh object (with the parent's under mergeParams). */
 function slashParams(d: Dispatch): Record<string, any> {
-  // (an EmptyObject is {} in 16 bytes instead of 48: docs/design.md, Speed,
-  // item 31; the copy apart, as this is compiled into the pass-through step,
-  // where each byte counts against V8's inlining budget: item 43)
+  // (an EmptyObject is {} in 16 bytes instead of 48; the copy apart, as this is compiled into the pass-through step,
+  // where each byte counts against V8's inlining budget)
   return d.mergeParams === true ? parentCopy(d) : new EmptyObject()
 }
 
@@ -822,7 +818,7 @@ function enter(d: Dispatch, layer: Layer, layerError: any, layerPath: string, pa
  * Call a mounted router of this module's as its layer would (a throw goes
  * to next), without the frames of `layer.handleRequest`, the router function
  * and `router.handle`, telling it a URL known to be plain and where its
- * search starts ('' and UNKNOWN when none is known): docs/design.md, Speed, item 48.
+ * search starts ('' and UNKNOWN when none is known).
  */
 function enterRouter(d: Dispatch, router: Router, knownUrl: string, knownSearch: number, knownKeys: readonly string[] | undefined): void {
   const next = d.next

@@ -55,8 +55,7 @@ export interface LayerOptions {
  * `undefined` when they need the null prototype and nothing is known to copy
  * them, or a router below copies them by their keys (a dictionary then:
  * `Object.create(null)` costs less than giving a fast object the null
- * prototype, and no one can tell the two apart: docs/design.md, Speed,
- * items 46 and 55). `base` (the
+ * prototype, and no one can tell the two apart). `base` (the
  * router's own calls only, under mergeParams): the parent's params; a
  * matcher that can, returns them merged with the captured ones, as
  * `mergeParams` in src/router/index.ts would (`merged: true`), in one new
@@ -114,12 +113,12 @@ export interface LayerInternals {
    * the null prototype) when the handler it was made with is a `mergeParams`
    * router, which copies them for each of its layers; `undefined` (a
    * dictionary) otherwise, since nothing copies them. Both have no
-   * prototype; only the cost differs (docs/design.md, Speed, item 46). Worked
+   * prototype; only the cost differs. Worked
    * out once: should the handler be replaced, or a router be given
    * `mergeParams` after it was mounted, it only copies more slowly. (Asked
    * only when the router cannot hand the keys down: a param trigger, debug
    * output, or no fills; otherwise the router below copies by the keys, and
-   * the params are a dictionary: item 55.)
+   * the params are a dictionary.)
    */
   mountPlain: false | undefined
 }
@@ -363,7 +362,7 @@ function arityOf(layer: Layer, fn: Handler): number {
 /** The same, from the layer's internals (the pass-through step has them in hand). */
 function arity(internals: LayerInternals, fn: Handler): number {
   // (the rare case apart: this is compiled into the pass-through step, where
-  // each byte counts against V8's inlining budget, design item 43)
+  // each byte counts against V8's inlining budget)
   return internals.fn === fn ? internals.arity : newHandler(internals, fn)
 }
 
@@ -436,7 +435,7 @@ const warnedSites = [false, false, false, false, false, false, false]
  * promise, once per site (each from its own line: see ThenableSite); a
  * middleware site is a route's when `layer` is one of a route's handlers.
  * (Out of forwardRejection, which the pass-through step inlines: its size
- * counts against V8's inlining budget there, docs/design.md, Speed, item 43.)
+ * counts against V8's inlining budget there.)
  */
 export function warnThenable(ret: PromiseLike<unknown>, site: ThenableSite, layer?: Layer): void {
   if (ret instanceof Promise) return
@@ -491,7 +490,7 @@ function compile(path: unknown, literal: string | undefined, sensitive: boolean,
  * mount's that a `mergeParams` router below copies (`plain` false) are
  * filled as an ordinary object and then given the null prototype, which
  * keeps them in fast mode: that router copies them for every layer, and
- * copying from a dictionary costs more (docs/design.md, Speed, items 37 and 46).
+ * copying from a dictionary costs more.
  */
 function patternMatcher(path: string, sensitive: boolean, end: boolean, trailing: boolean): Matcher {
   const { regexp, keys } = pathToRegexp(path, { sensitive, end, trailing })
@@ -645,8 +644,8 @@ let scans = 0
 /**
  * patternMatcher's matcher for a pattern segmentParts could read: the same
  * answers without running the regexp (no match array, no capture strings
- * but the parameters' own; docs/design.md, Speed, item 31). Where it can, it
- * hands the path to code made for the pattern (`compileSegments`, item 57):
+ * but the parameters' own). Where it can, it
+ * hands the path to code made for the pattern (`compileSegments`):
  * one function for the params alone, and one for the parent's params of a
  * `mergeParams` router with the keys they are known to have.
  */
@@ -727,7 +726,7 @@ const COMPILED_VALUES = 8
  * for the parent's params with the own keys `copied` (a `mergeParams`
  * router's known keys; undefined: the params alone, as a router that does
  * not merge, or whose parent's keys are unknown, takes them). It does
- * what segmentMatcher's generic path does, in the order of item 55's fill:
+ * what segmentMatcher's generic path does, in the order of the params fill (params.ts):
  * the scan, with each text compared by `sameText` and each parameter taken
  * to the next '/'; the values, decoded where they have a '%' (a value that
  * does not decode throws before any store); then the params object made and
@@ -735,7 +734,7 @@ const COMPILED_VALUES = 8
  * object. What it saves is the generic path's loops over the parts, the
  * scan's ends stored in and read back from module arrays, and the fill's
  * call: each compiled matcher has its own code, in which V8 sees one shape
- * (docs/design.md, Speed, item 57). Null where a fill could not be made:
+ *. Null where a fill could not be made:
  * `__proto__` or an array index among the keys, more than COMPILED_VALUES
  * parameters, code generation refused, or the bound reached.
  */
@@ -871,7 +870,7 @@ const SHORT_TEXT = 3
  * `lit.length` characters from `offset`. The same characters first, as one
  * comparison of strings: in the loop, each `charCodeAt` of a string V8
  * knows nothing of reads its kind again, ~40 instructions a character; a
- * slice and `===` cost about a quarter of that (docs/design.md, Speed, item 51).
+ * slice and `===` cost about a quarter of that.
  */
 function sameText(str: string, offset: number, lit: string, sensitive: boolean): boolean {
   const n = lit.length
@@ -909,7 +908,7 @@ function foldedSame(str: string, offset: number, lit: string): boolean {
  * a `mergeParams` router below copies for every layer it runs (`plain`
  * false) are a small fast-mode object given the null prototype
  * (utils/prototype.ts), because `Object.assign` from a dictionary goes
- * through V8's runtime (docs/design.md, Speed, items 31, 37 and 46).
+ * through V8's runtime.
  */
 function emptyParams(plain: boolean | undefined, leaf: boolean): Record<string, any> {
   return plain === true ? new EmptyObject() : leaf || plain === undefined ? Object.create(null) : emptyNullObject()
@@ -962,7 +961,7 @@ function prefixMatcher(literal: string, sensitive: boolean): Matcher {
     let head: string
     if (n > SHORT_TEXT) {
       // the text cut once, for the comparison and for the match (sameText
-      // and then the match cut it twice: ~100 instructions, item 57)
+      // and then the match cut it twice: ~100 instructions)
       head = path.slice(0, n)
       if (head !== lit && (sensitive || !foldedSame(head, 0, lit))) return false
     } else {

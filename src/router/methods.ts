@@ -10,7 +10,7 @@ for (const m of METHODS) lower[m] = m.toLowerCase()
  * req.method lower-cased, without allocating for the known methods. GET and
  * POST are compared first: Node's parser gives the same internalized strings
  * every time, so each comparison is one pointer check, where the dictionary
- * is a hash lookup (docs/design.md, Speed, item 38).
+ * is a hash lookup.
  */
 export function lowerMethod(method: string): string {
   if (method === 'GET') return 'get'

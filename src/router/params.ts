@@ -1,6 +1,6 @@
 /**
  * Filling the params objects the router's own matchers make, with code made
- * for their keys (docs/design.md, Speed, item 55).
+ * for their keys.
  *
  * A matcher stores each parameter as `params[name] = value`. The matchers
  * share that line, so V8 sees every pattern's objects there, and the store
@@ -27,7 +27,7 @@
  * The segment matchers of src/router/layer.ts are made the same way, one
  * for each pattern (and parent key list): their params are filled by the
  * same lines (`fillLines`), with the key lists given by `keysAfter`
- * (docs/design.md, Speed, item 57).
+ *.
  *
  * Where code cannot be made from strings (Node's
  * `--disallow-code-generation-from-strings`), the first attempt throws,

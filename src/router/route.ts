@@ -20,7 +20,7 @@ interface RouteDispatch {
   readonly done: Next
 }
 
-/** A new pass, one object literal (no class: see newDispatch in src/router/index.ts, and docs/design.md, Speed, item 53). */
+/** A new pass, one object literal (no class: see newDispatch in src/router/index.ts). */
 function newRouteDispatch(stack: Layer[], req: any, res: any, method: string, done: Next): RouteDispatch {
   const d: RouteDispatch = { idx: 0, sync: 0, next: undefined as unknown as Next, stack, req, res, method, done }
   // a method, named `next` as router@2.3's is: the build adds no per-request naming call
@@ -31,7 +31,7 @@ function newRouteDispatch(stack: Layer[], req: any, res: any, method: string, do
 /**
  * `Boolean(value)`, with the values the router mostly meets (true, false,
  * undefined) compared first: a truth test of a value of unknown type
- * compiles to a call of V8's ToBoolean builtin (docs/design.md, Speed, item 39).
+ * compiles to a call of V8's ToBoolean builtin.
  */
 export function truthy(value: unknown): boolean {
   return value === true || (value !== undefined && value !== false && !!value)
@@ -39,7 +39,7 @@ export function truthy(value: unknown): boolean {
 
 function routeStep(d: RouteDispatch, err: any): void {
   // (typeof first: a `===` between a string and undefined compiles to a call
-  // of V8's generic StrictEqual: docs/design.md, Speed, item 39)
+  // of V8's generic StrictEqual)
   if (typeof err === 'string') {
     if (err === 'route') return d.done()
     if (err === 'router') return d.done(err)
@@ -94,7 +94,7 @@ export class Route {
     this.stack = []
     // no prototype, as router@2's; made as an ordinary object first so that
     // V8 keeps it in fast mode (Object.create(null) starts a dictionary, and
-    // every request reads it: docs/design.md, Speed, item 25)
+    // every request reads it)
     this.methods = Object.setPrototypeOf({}, null)
   }
 

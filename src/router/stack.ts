@@ -98,8 +98,7 @@ export function stateOf(router: { stack: unknown; [kState]: RouterState }): Rout
 /**
  * Stacks up to this many layers get an empty index: every layer is tried in
  * turn. Looking a path up costs a lower-cased copy of it, its first segment
- * and two Map lookups, more than trying a few layers (docs/design.md, Speed,
- * item 22).
+ * and two Map lookups, more than trying a few layers.
  */
 export const LINEAR_MAX = 4
 
@@ -107,8 +106,7 @@ export const LINEAR_MAX = 4
 export function indexOf(state: RouterState, sensitive: boolean, strict: boolean): StackIndex {
   const cached = state.index
   // (the options compared as one integer: `===` on two booleans compiles to
-  // a call of V8's generic StrictEqual builtin, two per router pass:
-  // docs/design.md, Speed, item 39)
+  // a call of V8's generic StrictEqual builtin, two per router pass)
   const mode = (sensitive ? 1 : 0) | (strict ? 2 : 0)
   if (cached !== undefined && cached.version === state.version && cached.mode === mode) return cached
   const stack = state.stack

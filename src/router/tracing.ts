@@ -129,7 +129,7 @@ const [requestStart, requestEnd, requestAsyncStart, requestAsyncEnd, requestErro
  * common answer, no, comes from the five channels read in place: a chain of
  * calls (requestTraced, requestActive, the TracingChannel's getter) is
  * compiled into every handler call too, and left V8 less of its inlining
- * budget for the pass-through step (docs/design.md, Speed, item 33).
+ * budget for the pass-through step.
  */
 export function handlerTraced(): boolean {
   if (requestTracing === true || layerTracing === true || requestStart.hasSubscribers || requestEnd.hasSubscribers || requestAsyncStart.hasSubscribers || requestAsyncEnd.hasSubscribers || requestError.hasSubscribers) {

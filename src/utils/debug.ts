@@ -23,7 +23,7 @@ const debugModule = createDebug as { namespaces?: unknown }
  * fast properties again when it becomes a function's `prototype` (objects
  * built from it inherit from it): that is all this does. Nothing is added to
  * or changed on the debug function; should a V8 keep it slow, only the
- * saving is lost (docs/design.md, Speed, item 40).
+ * saving is lost.
  */
 function FastProperties(): void {}
 FastProperties.prototype = debugModule

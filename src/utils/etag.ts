@@ -63,7 +63,7 @@ const strongLarge = new Map<number, LargeEntry>()
  * each sample of a body JSON.stringify made costs ~35 instructions (such a
  * body is a cons string, read through its flattened part), and more
  * samples only spare a recomputed tag when same-length bodies alternate
- * (docs/design.md, Speed, item 45).
+ *.
  */
 function sampleKey(body: string): number {
   const n = body.length

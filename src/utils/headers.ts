@@ -6,7 +6,7 @@
 // cases the name, then stores `[name, value]` under the lower-cased name in the
 // response's header store. For a value Switchyard built itself the checks can
 // never fail; skipping them is a quarter of the cost (4 headers: ~470 ns with
-// setHeader, ~105 ns stored directly; docs/design.md, Speed).
+// setHeader, ~105 ns stored directly).
 //
 // The store sits behind a symbol of Node's (`kOutHeaders`), which is private.
 // It is found once, by description, on a probe response, and only trusted
@@ -85,7 +85,7 @@ function findStoreKey(): symbol | undefined {
  *   object (in-process);
  * - a `{}` given the null prototype by `Object.setPrototypeOf` is in fast
  *   mode, but the call goes to V8's runtime: ~500 instructions a response
- *   (design item 35);
+ *;
  * - an object made by `HeaderStore` is fast, made inline, and its prototype
  *   is an empty object whose own prototype is null: no name is inherited, so
  *   every read, write, `in`, `for...in`, delete and `Object.keys` Node makes
@@ -129,7 +129,7 @@ export function putHeaderWith(res: any, set: (name: string, value: any) => unkno
  * megamorphic (V8's generic stub, a stub-cache probe per header); a store
  * with a literal name follows the store's cached transitions inline, and
  * the callers' names are literals, so once putHeader is inlined the switch
- * is decided at compile time (docs/design.md, Speed, item 38).
+ * is decided at compile time.
  */
 function putEntry(store: Record<string, [string, unknown]>, lower: string, entry: [string, unknown]): void {
   switch (lower) {

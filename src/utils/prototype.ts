@@ -11,7 +11,7 @@ const kSwap = Symbol('switchyard.swap')
  * their maps. V8 13 does (Node 24: its `Object.setPrototypeOf` result shares
  * maps as a freshly built object's does); V8 11 and 12 (Node 20 to 23) give
  * the object a map outside any tree, and each property added after that
- * builds a map for that one object (docs/design.md, Speed, items 23 and 59).
+ * builds a map for that one object.
  * Only speed rests on the answer: both ways of swapping leave the same own
  * keys, values and prototype.
  * @example swapKeepsMaps(process.versions.v8) // false on Node 20
@@ -36,9 +36,9 @@ export const plainSwap = swapKeepsMaps(process.versions.v8)
  * turns megamorphic: a hello world on a server Switchyard cannot adopt cost
  * ~6x the CPU of one on an adopted server. A dictionary-mode object made from
  * a given map gets a map shared with all the others, and adding properties to
- * it builds none (docs/design.md, Speed, item 23). V8 13 (Node 24) keeps the
+ * it builds none. V8 13 (Node 24) keeps the
  * swapped object's map in a tree: there a plain swap is the fast one, and a
- * dictionary-mode object only slows every later read (item 59).
+ * dictionary-mode object only slows every later read.
  *
  * How, where V8 loses the maps: the key is added while the object still has
  * its ordinary map (a cached transition), and deleted after the swap, when it
@@ -87,7 +87,7 @@ export function orderKeys(obj: object, keys: readonly string[], enumerable?: boo
  * for four properties (48 bytes) and an object made by this constructor only
  * what its constructor adds (none: 16 bytes, once V8 has seen a few). For
  * the objects the request path makes and usually leaves empty: the params of
- * every middleware on '/' (docs/design.md, Speed, item 31).
+ * every middleware on '/'.
  * @example const params = new EmptyObject()
  */
 export const EmptyObject = function EmptyObject() {} as unknown as new () => Record<string, any>
@@ -98,14 +98,14 @@ EmptyObject.prototype = Object.prototype
  * in 16 bytes instead of 176: V8 makes `Object.create(null)` a dictionary
  * (a hash table), this one an ordinary fast-mode object given the null
  * prototype. Handlers that add keys to it get ordinary fast properties (an
- * empty object's map has no fields to lose, so item 23's detached maps do not
+ * empty object's map has no fields to lose, so the detached maps of swapPrototype do not
  * apply). `Object.setPrototypeOf` is a call into V8's runtime, though: it
  * costs more instructions than making and filling a dictionary. So it is
  * used where the object is copied afterwards (the params of a mount path
  * without parameters, which a `mergeParams` router below copies for every
  * layer: `Object.assign` from a dictionary goes through the runtime too) or
  * made once; `res.locals` and a route's params are dictionaries, as
- * Express's are (docs/design.md, Speed, item 37).
+ * Express's are.
  * @example HeaderStore.prototype = emptyNullObject()
  */
 export function emptyNullObject(): Record<string, any> {

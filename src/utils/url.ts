@@ -22,7 +22,7 @@ const LegacyUrl = (nodeUrl as unknown as { Url?: new () => Record<string, unknow
  * `indexOf`, which run over the string's characters in V8's own code: a
  * `charCodeAt` loop in JavaScript costs ~30 instructions a character (each
  * `charCodeAt` reads the string's representation first), the regular
- * expression ~11 after a fixed ~380 (docs/design.md, Speed, item 54).
+ * expression ~11 after a fixed ~380.
  */
 function scan(url: string): number {
   if (url.charCodeAt(0) !== 0x2f) return -2
@@ -77,10 +77,10 @@ export function slowPathname(req: any): string | undefined {
  * parseurl's fast parse stops at, that parse is made here, as the fast parse
  * makes it (a `Url` with `path`, `href` and `pathname`, and `query` and
  * `search` when there is a '?', then `_raw`), after a scan of its own.
- * Every other URL goes to parseurl (docs/design.md, Speed, item 47).
+ * Every other URL goes to parseurl.
  * `known` is what the scan would return for `url` when that is known
  * without it (where the search of a URL known to be plain starts, or -1),
- * or UNKNOWN (docs/design.md, Speed, item 48).
+ * or UNKNOWN.
  * @example req.url = '/users/42'; routerPathname(req, req.url, UNKNOWN) // '/users/42', req._parsedUrl set
  */
 export function routerPathname(req: any, url: string, known: number): string | undefined {

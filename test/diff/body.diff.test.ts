@@ -599,7 +599,7 @@ describe('the read of a request\'s own bytes vs body-parser@2 (raw-body)', () =>
 
   it('gives verify and raw() bytes of their own, not the chunk the request came in', async () => {
     // (a body read in one chunk is decoded from that chunk when nothing else
-    // sees the bytes, design item 49; what verify gets and what raw() leaves
+    // sees the bytes; what verify gets and what raw() leaves
     // in req.body are still a copy, as raw-body's Buffer.concat makes)
     const run = async (side: typeof fw | typeof express) => {
       const seen: Record<string, unknown> = {}

@@ -188,7 +188,7 @@ describe('header values with bytes 0x80-0xFF', () => {
   }
 })
 
-describe('an ASCII body written as latin1 (design item 28)', () => {
+describe('an ASCII body written as latin1', () => {
   it('behind a slower pipelined response (Node queues the head and body), next to a non-ASCII body', async () => {
     const r = await bothWith((app) => {
       app.get('/slow', (req: any, res: any) => setTimeout(() => res.set('X-N', 'caf\u00e9').send('slow'), 30))
@@ -429,7 +429,7 @@ describe('req.params of a static path', () => {
 
 
 
-describe("req.params of a mount (a dictionary unless a mergeParams router copies them: design item 46)", () => {
+describe("req.params of a mount (a dictionary unless a mergeParams router copies them)", () => {
   // a mount's params are made one way for a mergeParams router below and
   // another for everything else; a param trigger sees the object itself
   const mounts: Array<[string, string]> = [
@@ -483,7 +483,7 @@ describe("req.params of a mount (a dictionary unless a mergeParams router copies
   }
 })
 
-describe('req.params of a middleware on / (a fresh empty object, made smaller: design item 31)', () => {
+describe('req.params of a middleware on / (a fresh empty object, made smaller)', () => {
   it('is an ordinary empty object, a new one for each middleware, as {} is in Express', async () => {
     const r = await recorded((app, lib, record) => {
       let previous: unknown
@@ -531,7 +531,7 @@ describe('req.params of a middleware on / (a fresh empty object, made smaller: d
   })
 })
 
-describe('res.locals and the params of a path without parameters (empty objects without prototype, made smaller: design item 31)', () => {
+describe('res.locals and the params of a path without parameters (empty objects without prototype, made smaller)', () => {
   it('are fresh objects without prototype that take keys as Object.create(null) does', async () => {
     const r = await recorded((app, lib, record) => {
       const look = (tag: string, obj: any) => {
@@ -693,7 +693,7 @@ describe('params through mergeParams routers', () => {
   }
 })
 
-describe('params filled by code made for their keys (design item 55)', () => {
+describe('params filled by code made for their keys', () => {
   // One app per library; every path is asked of the same app in turn, so a
   // matcher that keeps the parent's key list of its last request sees
   // others (the router c is mounted twice, under parents with other keys).
@@ -730,7 +730,7 @@ describe('params filled by code made for their keys (design item 55)', () => {
     odd.get('/five/:p1/:p2/:p3/:p4/:p5', look(record, 'five parameters'))
     odd.get('/four/:p1/:p2/:p3/:p4', look(record, 'four parameters'))
     // literal routes under mergeParams, a strict router, eight and nine
-    // parameters (made for the pattern up to eight: design item 57)
+    // parameters (made for the pattern up to eight)
     odd.get('/list', look(record, 'a literal route'))
     odd.get('/eight/:p1/:p2/:p3/:p4/:p5/:p6/:p7/:p8', look(record, 'eight parameters'))
     odd.get('/nine/:p1/:p2/:p3/:p4/:p5/:p6/:p7/:p8/:p9', look(record, 'nine parameters'))
@@ -856,7 +856,7 @@ describe('req._parsedUrl as the router leaves it', () => {
     let previous: unknown
     const look = (tag: string) => (req: any, res: any, next: any) => {
       const p = req._parsedUrl
-      // (the whole parse: the router makes the common ones itself, design item 47)
+      // (the whole parse: the router makes the common ones itself)
       record({ tag, url: req.url, pathname: p?.pathname, raw: p?._raw, search: p?.search, same: p === previous, keys: p ? Reflect.ownKeys(p) : null, json: JSON.stringify(p), proto: p ? Object.getPrototypeOf(p).constructor.name : null })
       previous = p
       next()
@@ -865,7 +865,7 @@ describe('req._parsedUrl as the router leaves it', () => {
     passing.use(look('in router'))
     passing.use(look('in router again'))
     // (routers in a router, on a path and on '/': the router enters them
-    // itself and tells them where the search starts, design item 48)
+    // itself and tells them where the search starts)
     const deeper = lib.Router()
     deeper.use(look('in a router in the router'))
     passing.use('/b', deeper)
@@ -1541,7 +1541,7 @@ describe("Node's response methods patched before Switchyard loaded", () => {
   })
 })
 
-// Found by the fifteenth round's sweeps (requests, routing, views).
+// Found by sweeps over requests, routing and views.
 describe('the 404 for a request target with no path', () => {
   // Node takes an absolute-form target with nothing after the authority;
   // its pathname parses as null, and finalhandler names it "null"
@@ -1753,7 +1753,7 @@ describe('a tool that patches Layer.prototype.handleRequest', () => {
 })
 
 describe('a mounted router, as tools wrap it after mounting', () => {
-  // (the router enters a mounted router of its own directly, design item 48:
+  // (the router enters a mounted router of its own directly,
   // only while a call of it would do nothing else)
   const cases: Array<[string, (router: any, app: any, record: (v: unknown) => void) => void]> = [
     ['router.handle replaced on the instance', (router, app, record) => {

@@ -299,7 +299,7 @@ describe('express.router.request: routes, mounts and matching', () => {
     expectSame(r, 3)
   })
 
-  // each handler call asks all five channels (design item 33 reads them in
+  // each handler call asks all five channels (the router reads them in
   // place): a subscriber to any one of them, attached mid-request, turns
   // tracing on from the next call
   it('a subscriber to one channel alone, attached mid-request, counts from the next call on', async () => {

@@ -27,7 +27,7 @@ export function listen(handler) {
  * The handler to serve for case `i`: an app as it is for even cases, and
  * behind a wrapper function for odd ones. A wrapped app cannot adopt its
  * server, so each of its requests has its prototypes swapped
- * (docs/design.md, Speed, item 23): both paths get compared with the oracle.
+ *: both paths get compared with the oracle.
  * Anything that is not an app is served as it is.
  */
 export function alternate(handler, i) {
