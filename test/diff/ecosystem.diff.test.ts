@@ -16,6 +16,7 @@ import passport from 'passport'
 import { Strategy as LocalStrategy } from 'passport-local'
 import fw from '../../src/index'
 import { comparable, listen, request, type RawRequest } from '../support/diff'
+import { consoleErrors } from '../support/output'
 
 const views = join(__dirname, '../fixtures/eco-views')
 
@@ -90,7 +91,8 @@ const multipart = (parts: Array<{ name: string; value: string; filename?: string
   return { headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` }, body }
 }
 
-const cases: Array<RawRequest & { name: string; status?: number }> = [
+/** A case: the request, the status it must get if not under 500, and what each app's default error handler logs (production apps log a 500). */
+const cases: Array<RawRequest & { name: string; status?: number; logged?: string }> = [
   { name: 'helmet headers', path: '/helmet/page' },
   { name: 'cors preflight allowed', method: 'OPTIONS', path: '/cors/data', headers: { Origin: 'https://allowed.example', 'Access-Control-Request-Method': 'PUT', 'Access-Control-Request-Headers': 'X-Custom' } },
   { name: 'cors preflight other origin', method: 'OPTIONS', path: '/cors/data', headers: { Origin: 'https://other.example', 'Access-Control-Request-Method': 'PUT' } },
@@ -110,7 +112,7 @@ const cases: Array<RawRequest & { name: string; status?: number }> = [
   { name: 'pug view', path: '/view/pug' },
   { name: 'hbs view', path: '/view/hbs' },
   { name: 'ejs view', path: '/view/ejs' },
-  { name: 'missing view', path: '/view-missing', status: 500 }
+  { name: 'missing view', path: '/view-missing', status: 500, logged: `Error: Failed to lookup view "nope.pug" in views directory "${views}"` }
 ]
 
 describe('third-party middleware and engines: switchyard vs express@5', () => {
@@ -127,8 +129,13 @@ describe('third-party middleware and engines: switchyard vs express@5', () => {
 
   for (const c of cases) {
     it(c.name, async () => {
-      const a = await request(ours.port, c)
-      const b = await request(theirs.port, c)
+      let a!: Awaited<ReturnType<typeof request>>
+      let b!: Awaited<ReturnType<typeof request>>
+      const logged = await consoleErrors(c.logged ? 2 : 0, async () => {
+        a = await request(ours.port, c)
+        b = await request(theirs.port, c)
+      })
+      expect(logged).toEqual(c.logged ? [c.logged, c.logged] : [])
       expect(comparable(a)).toEqual(comparable(b))
       // the middleware really ran: no case may fail unless it is meant to
       if (c.status !== undefined) expect(a.status).toBe(c.status)

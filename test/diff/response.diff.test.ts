@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { RawRequest } from '../support/diff'
 import { both, bothWith, normalise, notFound, reportErrors } from '../support/res-diff'
 import { request } from '../support/diff'
+import { deprecationsIn } from '../support/output'
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'res')
 const file = (name: string): string => join(FIXTURES, name)
@@ -19,6 +20,8 @@ interface Case {
   request?: Partial<RawRequest>
   settings?: Record<string, unknown>
   setup?: (app: any) => void
+  /** The deprecation warnings Express gives for the call (switchyard must give the same). */
+  deprecations?: string[]
 }
 
 /** Wrap a header method of res (getHeader, hasHeader): each name asked before the head goes out lands in a header of the answer itself. */
@@ -324,9 +327,9 @@ const cases: Case[] = [
   { name: 'download Range', handler: (req, res) => res.download(file('hello.txt')), request: { headers: { range: 'bytes=6-' } } },
 
   // odd arguments
-  { name: 'redirect() without url', handler: (req, res) => res.redirect() },
-  { name: 'redirect(url, status) reversed', handler: (req, res) => res.redirect('/x', 301) },
-  { name: 'redirect(undefined, url)', handler: (req, res) => res.redirect(undefined, '/x') },
+  { name: 'redirect() without url', handler: (req, res) => res.redirect(), deprecations: ['Provide a url argument', 'Url must be a string'] },
+  { name: 'redirect(url, status) reversed', handler: (req, res) => res.redirect('/x', 301), deprecations: ['Url must be a string', 'Status must be a number'] },
+  { name: 'redirect(undefined, url)', handler: (req, res) => res.redirect(undefined, '/x'), deprecations: ['Status must be a number'] },
   { name: 'location(number)', handler: (req, res) => res.location(123).end() },
   { name: 'set undefined value', handler: (req, res) => res.set('X-U', undefined).end() },
   { name: 'append without value', handler: (req, res) => res.append('X-U').end() },
@@ -420,6 +423,7 @@ const cases: Case[] = [
 ]
 
 describe('response: switchyard vs express@5', () => {
+  const warned = deprecationsIn(cases.flatMap((c) => c.deprecations ?? []))
   beforeAll(() => {
     // Cookie expiry dates are computed from Date.now(): freeze it for both.
     vi.spyOn(Date, 'now').mockReturnValue(Date.UTC(2026, 5, 15, 12, 0, 0, 250))
@@ -442,8 +446,12 @@ describe('response: switchyard vs express@5', () => {
         app.use(reportErrors)
       }
       const req: RawRequest = { method: 'GET', path: '/t', ...c.request }
+      const before = warned.length
       const { express, switchyard } = await both(build, req)
       expect(switchyard).toEqual(express)
+      // (each case's handler is a call site of its own: depd warns in this test)
+      const expected = (c.deprecations ?? []).flatMap((m) => [`express express: ${m}`, `switchyard express: ${m}`])
+      expect(warned.slice(before).sort()).toEqual(expected.sort())
     })
   }
 })

@@ -8,6 +8,7 @@ import express from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
 import fw from '../../src/index'
 import { listen, request, type RawRequest } from '../support/diff'
+import { deprecationsIn } from '../support/output'
 
 type Lib = any
 const channel = dc.tracingChannel('express.router.request')
@@ -85,6 +86,15 @@ async function traced(build: (app: any, lib: Lib, note: (v: unknown) => void) =>
 
 function sendError(err: any, req: any, res: any, next: any) {
   res.status(err.status || 500).send('caught ' + (err && err.message))
+}
+
+const HANDLERS = 'handlers that are Promise-like are deprecated, use a native Promise instead'
+const PARAMS = 'parameters that are Promise-like are deprecated, use a native Promise instead'
+
+/** Both libraries gave router@2.3's warning `message` (once per call site: maybe in an earlier test of the block). */
+function expectWarned(warned: string[], message: string) {
+  expect(warned).toContain(`express router: ${message}`)
+  expect(warned).toContain(`switchyard router: ${message}`)
 }
 
 function expectSame(r: Awaited<ReturnType<typeof traced>>, minEvents = 2) {
@@ -174,6 +184,7 @@ describe('express.router.request: synchronous handlers', () => {
 })
 
 describe('express.router.request: promises', () => {
+  const warned = deprecationsIn([HANDLERS])
   it('a resolved promise: end without result, then asyncStart/asyncEnd with the value', async () => {
     const r = await traced((app) => {
       app.get('/', async function asyncSend(req: any, res: any) { res.send('ok'); return 'done' })
@@ -213,6 +224,7 @@ describe('express.router.request: promises', () => {
       })
     }, { path: '/' })
     expectSame(r, 4)
+    expectWarned(warned, HANDLERS)
   })
 
   it('a promise that settles twice (resolve, then a rejection through next) is traced once', async () => {
@@ -223,10 +235,12 @@ describe('express.router.request: promises', () => {
       app.use(sendError)
     }, { path: '/' })
     expectSame(r, 4)
+    expectWarned(warned, HANDLERS)
   })
 })
 
 describe('express.router.request: param callbacks', () => {
+  const warned = deprecationsIn([PARAMS])
   it('a sync param callback is traced with its param name', async () => {
     const r = await traced((app) => {
       app.param('id', function loadId(req: any, res: any, next: any, value: any) { req.loaded = value; next() })
@@ -257,6 +271,7 @@ describe('express.router.request: param callbacks', () => {
       app.get('/items/:id', function item(req: any, res: any) { res.send('item') })
     }, { path: '/items/3' })
     expectSame(r, 4)
+    expectWarned(warned, PARAMS)
   })
 })
 
