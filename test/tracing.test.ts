@@ -6,6 +6,9 @@ import request from 'supertest'
 import { afterEach, describe, expect, it } from 'vitest'
 import fw from '../src/index'
 import { kMountRoute } from '../src/router/tracing'
+import { deprecationsIn } from './support/output'
+
+const THENABLE = 'handlers that are Promise-like are deprecated, use a native Promise instead'
 
 interface Event { event: string; kind: string; name: string; route: string; fullRoute: string; error?: string }
 
@@ -107,22 +110,28 @@ describe('switchyard.layer', () => {
     expect(events[2].error).toBe('async failure')
   })
 
-  it('a thenable whose then throws goes to the error handlers, as without tracing', async () => {
-    const events = record()
-    const app = fw()
-    app.get('/', function thenThrows() { return { then() { throw new Error('then threw') } } })
-    app.use(function onError(err: any, req: any, res: any, next: any) { res.status(500).send(err.message) })
-    await request(app).get('/').expect(500, 'then threw')
-    expect(short(events)).toEqual(['start thenThrows', 'end thenThrows', 'error thenThrows', 'asyncStart thenThrows', 'asyncEnd thenThrows', 'start onError', 'end onError'])
-  })
+  describe('thenables (router@2 deprecates them)', () => {
+    const given = deprecationsIn([THENABLE])
 
-  it('a thenable that calls its fulfilment callback without checking it', async () => {
-    const events = record()
-    const app = fw()
-    app.use(function sloppy(req: any, res: any, next: any) { return { then(ok: any) { ok('v'); next() } } })
-    app.get('/', function root(req: any, res: any) { res.send('reached') })
-    await request(app).get('/').expect(200, 'reached')
-    expect(short(events)).toContain('start root')
+    it('a thenable whose then throws goes to the error handlers, as without tracing', async () => {
+      const events = record()
+      const app = fw()
+      app.get('/', function thenThrows() { return { then() { throw new Error('then threw') } } })
+      app.use(function onError(err: any, req: any, res: any, next: any) { res.status(500).send(err.message) })
+      await request(app).get('/').expect(500, 'then threw')
+      expect(short(events)).toEqual(['start thenThrows', 'end thenThrows', 'error thenThrows', 'asyncStart thenThrows', 'asyncEnd thenThrows', 'start onError', 'end onError'])
+      expect(given).toContain(`switchyard router: ${THENABLE}`)
+    })
+
+    it('a thenable that calls its fulfilment callback without checking it', async () => {
+      const events = record()
+      const app = fw()
+      app.use(function sloppy(req: any, res: any, next: any) { return { then(ok: any) { ok('v'); next() } } })
+      app.get('/', function root(req: any, res: any) { res.send('reached') })
+      await request(app).get('/').expect(200, 'reached')
+      expect(short(events)).toContain('start root')
+      expect(given).toContain(`switchyard router: ${THENABLE}`)
+    })
   })
 
   it('a rejection with no reason reports the Error that goes to next', async () => {
