@@ -6,7 +6,9 @@
 //   fastify/floor  below 1: fastify@5 answers for less CPU than the floor, so
 //                  no server giving Express's answer through Node's public
 //                  API reaches fastify in that scenario;
-//   floor/sy       how close Switchyard is to the floor (1 = no cost above it).
+//   floor/sy       how close Switchyard is to the floor (1 = no cost above it);
+//   express/floor  the most any server giving Express's answer through Node's
+//                  public API can be ahead of express@5 in that scenario.
 // Environment: PAIRS_COUNT, PAIRS_SECONDS and the BENCH_ variables, as for
 // bench:pairs.
 import net from 'node:net'
@@ -22,7 +24,7 @@ function rawAnswer(port, req) {
     if (body !== '') headers['content-length'] = String(Buffer.byteLength(body))
     let head = `${req.method || 'GET'} ${req.path} HTTP/1.1\r\n`
     for (const [k, v] of Object.entries(headers)) head += `${k}: ${v}\r\n`
-    socket.end(head + '\r\n' + body)
+    socket.write(head + '\r\n' + body)
     let got = Buffer.alloc(0)
     socket.on('data', (chunk) => {
       got = Buffer.concat([got, chunk])
@@ -63,11 +65,12 @@ for (const { file, scenario } of found) {
   }
   const fastify = await pairs(file, scenario.request, 'fastify', 'floor')
   const mine = await pairs(file, scenario.request, 'floor', 'switchyard')
-  const row = { scenario: scenario.name, fastify: summary(fastify.ratios), mine: summary(mine.ratios) }
-  console.log(`${scenario.name}: fastify ${median(fastify.us.other).toFixed(1)} µs, floor ${median(fastify.us.base).toFixed(1)} µs; floor ${median(mine.us.other).toFixed(1)} µs, switchyard ${median(mine.us.base).toFixed(1)} µs (medians); fastify/floor ${row.fastify}, floor/sy ${row.mine}`)
+  const express = await pairs(file, scenario.request, 'express', 'floor')
+  const row = { scenario: scenario.name, fastify: summary(fastify.ratios), mine: summary(mine.ratios), express: summary(express.ratios) }
+  console.log(`${scenario.name}: fastify ${median(fastify.us.other).toFixed(1)} µs, floor ${median(fastify.us.base).toFixed(1)} µs; floor ${median(mine.us.other).toFixed(1)} µs, switchyard ${median(mine.us.base).toFixed(1)} µs (medians); fastify/floor ${row.fastify}, floor/sy ${row.mine}, express/floor ${row.express}`)
   rows.push(row)
 }
-console.log('\nCPU per request ratios, median of the pairs (range, pairs above 1). fastify/floor < 1: fastify is ahead of the cheapest exact answer. floor/sy: 1 = Switchyard costs what the floor costs.\n')
-console.log('| scenario | cpu fastify/floor | cpu floor/sy |')
-console.log('|---|---:|---:|')
-for (const row of rows) console.log(`| ${row.scenario} | ${row.fastify} | ${row.mine} |`)
+console.log('\nCPU per request ratios, median of the pairs (range, pairs above 1). fastify/floor < 1: fastify is ahead of the cheapest exact answer. floor/sy: 1 = Switchyard costs what the floor costs. express/floor: the most an exact server can be ahead of express@5.\n')
+console.log('| scenario | cpu fastify/floor | cpu floor/sy | cpu express/floor |')
+console.log('|---|---:|---:|---:|')
+for (const row of rows) console.log(`| ${row.scenario} | ${row.fastify} | ${row.mine} | ${row.express} |`)

@@ -3,6 +3,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import send from 'send'
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures')
 const file = path.join(root, '16kb.txt')
@@ -18,6 +19,12 @@ export default {
     const app = Fastify()
     app.register(plugins.static, { root, prefix: '/static/' })
     return app
+  },
+  // the floor: `send` itself, which serve-static and fw.static stream the file
+  // with, behind Express's one header of its own
+  floor: () => (req, res) => {
+    res.setHeader('X-Powered-By', 'Switchyard')
+    send(req, req.url.slice('/static'.length), { root }).pipe(res)
   },
   node: () => (req, res) => {
     fs.stat(file, (err, stat) => {
