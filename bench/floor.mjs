@@ -88,20 +88,9 @@ export function sendExact(req, res, type, body) {
 export const HTML = 'text/html; charset=utf-8'
 export const JSON_TYPE = 'application/json; charset=utf-8'
 
-const kSwap = Symbol('floor.swap')
-
-// V8 13 and later (Node 24, 26) keep a swapped object's later maps shared: there a plain swap is the cheapest
-const plain = Number.parseInt(process.versions.v8, 10) >= 13
-
-/** `Object.setPrototypeOf(obj, proto)` the cheapest way known on the running V8: before V8 13, leaving obj in V8's dictionary mode with a shared map. */
+/** `Object.setPrototypeOf(obj, proto)`: the prototype swap express@5 makes per request. */
 export function swap(obj, proto) {
-  if (plain) {
-    Object.setPrototypeOf(obj, proto)
-    return
-  }
-  obj[kSwap] = undefined
   Object.setPrototypeOf(obj, proto)
-  delete obj[kSwap]
 }
 
 /**
