@@ -325,9 +325,10 @@ response.clearCookie = function clearCookie(name, options) {
  * and `json` read and write headers through `this.get`, `this.set`,
  * `this.type` and `this.status`; while a response's are these, such a call
  * does exactly what writing the header directly does, so Switchyard writes
- * it directly. A middleware that replaces or wraps one of them (on the
- * response, or on `app.response`/`fw.response`) gets every call Express
- * makes, with Express's arguments, in Express's order.
+ * it directly (going through them costs a hello world 14% more
+ * instructions on its main thread). A middleware that replaces or wraps one
+ * of them (on the response, or on `app.response`/`fw.response`) gets every
+ * call Express makes, with Express's arguments, in Express's order.
  */
 const ownGet = response.get
 const ownSet = response.set
