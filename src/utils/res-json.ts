@@ -1,8 +1,5 @@
 // JSON and JSONP bodies for res.json / res.jsonp / res.send.
 
-/** A `json replacer` setting: what `JSON.stringify` accepts as its second argument. */
-export type JsonReplacer = ((this: any, key: string, value: any) => any) | Array<string | number> | null | undefined
-
 const HTML_SENSITIVE = /[<>&]/g
 const HTML_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026' }
 const LINE_SEPARATORS = /[\u2028\u2029]/g
@@ -17,14 +14,14 @@ function escapeLineSeparator(c: string): string {
 }
 
 /**
- * Serialise `value` as the app settings ask: `json replacer`, `json spaces`,
- * and with `json escape` the characters `<`, `>` and `&` become `\u003c`,
- * `\u003e` and `\u0026`. Returns `undefined` for values JSON cannot hold.
+ * `value` serialised as the app's settings ask, read in Express's order (a
+ * wrapper of `app.get` sees it): with `json escape` the characters `<`, `>`
+ * and `&` become `\u003c`, `\u003e` and `\u0026`; then `json replacer` and
+ * `json spaces`. Returns `undefined` for values JSON cannot hold.
  */
-export function stringifyJson(value: unknown, replacer: JsonReplacer, spaces: unknown, escape: unknown): string | undefined {
-  const json: string | undefined = replacer || spaces
-    ? JSON.stringify(value, replacer as any, spaces as any)
-    : JSON.stringify(value)
+export function jsonText(app: { get(setting: string): any }, value: unknown): string | undefined {
+  const escape = app.get('json escape')
+  const json: string | undefined = JSON.stringify(value, app.get('json replacer'), app.get('json spaces'))
   return escape && typeof json === 'string' ? json.replace(HTML_SENSITIVE, escapeHtmlChar) : json
 }
 
