@@ -134,7 +134,7 @@ const responseDifference = difference(http.ServerResponse.prototype, Http2Server
   }
 })
 responseDifference.members.set('setHeader', method(headerSetter(h2res.setHeader)))
-if (typeof h2res.appendHeader === 'function') responseDifference.members.set('appendHeader', method(headerSetter(h2res.appendHeader)))
+responseDifference.members.set('appendHeader', method(headerSetter(h2res.appendHeader)))
 responseDifference.members.set('writeHead', method(writeHead))
 
 /** Keyed by the app-side prototype (`app.request`, `app.response`). */

@@ -1,8 +1,7 @@
 // Entity tags for dynamic responses, as the `etag` package makes them:
 // `"<byte length in hex>-<first 27 chars of the base64 SHA-1>"`, prefixed
 // with `W/` when weak. Two savings over calling the package per response:
-// - the one-shot `crypto.hash` (Node >= 20.12) instead of a Hash object, with
-//   `createHash` as the fallback where it is missing;
+// - the one-shot `crypto.hash` instead of a Hash object;
 // - string bodies, which repeat far more often than not (constant texts,
 //   JSON answers), keep their tag in a bounded cache: short ones keyed by the
 //   body itself, longer ones (up to 16 K characters) under a sampled key and
@@ -14,22 +13,9 @@ import nodeBuffer from 'node:buffer'
 /** node:buffer's Buffer, as Express's utils.js takes it for its ETags (see src/response.ts). */
 const Buffer = nodeBuffer.Buffer
 
-type HashFn = (data: string | Buffer) => string
-
-/** base64 SHA-1 of the data (strings as UTF-8). Exported for the fallback test. */
-export function hashWith(oneShot: unknown): HashFn {
-  if (typeof oneShot === 'function') {
-    const hash = oneShot as (algorithm: string, data: string | Buffer, encoding: string) => string
-    return (data) => hash('sha1', data, 'base64')
-  }
-  return (data) => crypto.createHash('sha1').update(data).digest('base64')
-}
-
-const sha1base64 = hashWith((crypto as { hash?: unknown }).hash)
-
 /** The tag of `data` whose UTF-8 byte length is `length`. */
 function makeTag(data: string | Buffer, length: number, weak: boolean): string {
-  const tag = '"' + length.toString(16) + '-' + sha1base64(data).substring(0, 27) + '"'
+  const tag = '"' + length.toString(16) + '-' + crypto.hash('sha1', data, 'base64').substring(0, 27) + '"'
   return weak ? 'W/' + tag : tag
 }
 
