@@ -1,35 +1,20 @@
 // HTTP/2 through Node's compatibility API (`http2.createSecureServer(app)`,
 // `http2.createServer(app)`, `allowHTTP1`).
 //
-// Over HTTP/1.1 every `req` gets `app.request` as its prototype, a chain that
-// ends in `http.IncomingMessage.prototype` -> `stream.Readable.prototype`. An
-// `Http2ServerRequest` is also a Readable, but its own behaviour (headers,
-// url, method, socket, reading the body) lives on
-// `Http2ServerRequest.prototype`; given `app.request` alone it would run
-// IncomingMessage's methods against state it does not have (Express 5 and
-// Switchyard used to crash exactly there). The same holds for
-// `Http2ServerResponse`, `http.ServerResponse.prototype` and
-// `http.OutgoingMessage.prototype` above their common `Stream.prototype`.
+// `app.request` ends in `http.IncomingMessage.prototype`, but an
+// `Http2ServerRequest` keeps its own behaviour (headers, url, socket, body
+// reading) on `Http2ServerRequest.prototype`; run against IncomingMessage's
+// methods it would crash. (Likewise `Http2ServerResponse` and
+// `http.ServerResponse`.) So an HTTP/2 request gets one more link in front:
 //
-// So an HTTP/2 request gets one more link at the front of the app's own chain:
+//   req -> layer -> app.request -> ... -> IncomingMessage.prototype -> Readable.prototype
 //
-//   req -> layer -> app.request -> (parent app's request) -> fw.request
-//       -> IncomingMessage.prototype -> Readable.prototype -> ...
-//
-// The layer (one per `app.request`, built on first use) carries, as own
-// properties, every member in which the two classes differ: the members of
-// `Http2ServerRequest.prototype` (copied), and each member of
-// `IncomingMessage.prototype` resolved as an Http2ServerRequest resolves it
-// (`_destroy` -> Readable's, `_addHeaderLines` -> undefined). Everything else
-// is the app's live chain, exactly as over HTTP/1.1: an extension added to
-// `app.request` or `fw.request` at any time, a replaced method, a removed one,
-// a mounted app's re-parented prototype, all show at once and cost nothing
-// per request. A member the app chain itself defines over one of Node's (an
+// The layer (one per `app.request`, built on first use) holds, as own
+// properties, every member in which the two classes differ, resolved as the
+// HTTP/2 class resolves it. Everything else is the app's live chain, as over
+// HTTP/1.1. A member the app chain itself defines over one of Node's (an
 // `app.response.setHeader` override) is left out of the layer, so the app's
 // wins; one added after the layer was built is not seen over HTTP/2.
-//
-// Only public Node API is used: the two classes exported by `node:http2`,
-// `stream.endAfterHeaders` and `stream.close(code)`.
 import http from 'node:http'
 import { Http2ServerRequest, Http2ServerResponse, constants } from 'node:http2'
 import { swapPrototype } from './utils/prototype'
@@ -134,7 +119,7 @@ const responseDifference = difference(http.ServerResponse.prototype, Http2Server
   }
 })
 responseDifference.members.set('setHeader', method(headerSetter(h2res.setHeader)))
-if (typeof h2res.appendHeader === 'function') responseDifference.members.set('appendHeader', method(headerSetter(h2res.appendHeader)))
+responseDifference.members.set('appendHeader', method(headerSetter(h2res.appendHeader)))
 responseDifference.members.set('writeHead', method(writeHead))
 
 /** Keyed by the app-side prototype (`app.request`, `app.response`). */

@@ -6,9 +6,6 @@
  * conditional GET, ranges, caching headers) is done by `send`. This module
  * validates the options once, picks the directory listener at creation time and
  * turns `send`'s outcomes into `next()` / `next(err)` / a redirect / a 405.
- *
- * Per request nothing is allocated beyond the `send` stream: the listeners are
- * module-level functions that find their request state on the stream itself.
  */
 import { resolve } from 'node:path'
 import type { Stats } from 'node:fs'
@@ -56,16 +53,8 @@ export interface ServeStaticOptions {
 /** The middleware returned by `fw.static`. */
 export type StaticMiddleware = (req: IncomingMessage, res: ServerResponse, next: StaticNext) => void
 
-const NEXT = Symbol('switchyard.static.next')
-const FORWARD = Symbol('switchyard.static.forward')
-
-/** A `send` stream carrying the state the shared listeners need. */
-interface StaticStream extends send.SendStream {
-  req: IncomingMessage
-  [NEXT]: StaticNext
-  /** true once errors must go to `next(err)` (no fallthrough, or the file was found). */
-  [FORWARD]: boolean
-}
+/** `send`'s stream as a 'directory' listener sees it. */
+type DirectoryStream = send.SendStream & { req: IncomingMessage }
 
 interface SendError extends Error {
   statusCode?: number
@@ -96,7 +85,6 @@ export function serveStatic(root: string, options?: ServeStaticOptions): StaticM
     throw new TypeError('option setHeaders must be function')
   }
   opts.root = resolve(root)
-  const sendOptions: send.SendOptions = opts
   const onDirectory = redirect ? redirectDirectory : notFound
 
   return function serveStatic(req: IncomingMessage, res: ServerResponse, next: StaticNext): void {
@@ -115,13 +103,17 @@ export function serveStatic(root: string, options?: ServeStaticOptions): StaticM
     // let `send` see the directory itself so that it redirects.
     if (path === '/' && !endsWithSlash(original?.pathname)) path = ''
 
-    const stream = send(req, path, sendOptions) as StaticStream
-    stream[NEXT] = next
-    stream[FORWARD] = !fallthrough
+    const stream = send(req, path, opts)
+    // (named as serve-static's listeners: a 'headers' listener can list them)
+    let forwardError = !fallthrough
     stream.on('directory', onDirectory)
     if (setHeaders) stream.on('headers', setHeaders)
-    if (fallthrough) stream.on('file', onFile)
-    stream.on('error', error)
+    if (fallthrough) stream.on('file', function onFile() { forwardError = true })
+    // client errors fall through unless forwarding; server errors always forward
+    stream.on('error', function error(err: SendError) {
+      if (forwardError || !((err.statusCode as number) < 500)) next(err)
+      else next()
+    })
     stream.pipe(res)
   }
 }
@@ -139,30 +131,13 @@ function endsWithSlash(pathname: string | null | undefined): boolean {
   return pathname != null && pathname.charCodeAt(pathname.length - 1) === 47 /* / */
 }
 
-/** 'file' listener: the file exists, so later errors are real errors. */
-function onFile(this: StaticStream): void {
-  this[FORWARD] = true
-}
-
-// (the listeners are named as serve-static's: a 'headers' listener can list them)
-
-/** 'error' listener: client errors fall through unless forwarding; server errors always forward. */
-function error(this: StaticStream, err: SendError): void {
-  const next = this[NEXT]
-  if (this[FORWARD] || !((err.statusCode as number) < 500)) {
-    next(err)
-    return
-  }
-  next()
-}
-
 /** 'directory' listener when `redirect` is false: a directory is not found. */
-function notFound(this: StaticStream): void {
+function notFound(this: DirectoryStream): void {
   this.error(404)
 }
 
 /** 'directory' listener when `redirect` is true: 301 to the same URL with a trailing slash. */
-const redirectDirectory = function redirect(this: StaticStream, res: ServerResponse): void {
+const redirectDirectory = function redirect(this: DirectoryStream, res: ServerResponse): void {
   if (this.hasTrailingSlash()) {
     this.error(404)
     return
