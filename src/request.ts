@@ -16,7 +16,7 @@ import typeis from 'type-is'
 import { http2HasBody } from './http2'
 import { methodOf } from './utils/res-type'
 import { nativeGetHeaderOf } from './utils/headers'
-import { headerOf, response } from './response'
+import { response } from './response'
 
 /** A compiled `trust proxy` setting: is the address at hop `i` trusted? */
 export type TrustFn = (addr: string, i: number) => boolean
@@ -286,8 +286,8 @@ defineGetter('fresh', function () {
   const ownGet = res.get === responseGet
   if (!headers['if-none-match'] && !headers['if-modified-since'] && ownGet && nativeGetHeaderOf(res)) return false
   return fresh(headers, {
-    etag: headerOf(res as any, 'ETag'),
-    'last-modified': headerOf(res as any, 'Last-Modified')
+    etag: res.get('ETag'),
+    'last-modified': res.get('Last-Modified')
   })
 })
 

@@ -325,8 +325,7 @@ response.clearCookie = function clearCookie(name, options) {
  * and `json` read and write headers through `this.get`, `this.set`,
  * `this.type` and `this.status`; while a response's are these, such a call
  * does exactly what writing the header directly does, so Switchyard writes
- * it directly (going through them costs a hello world 14% more
- * instructions on its main thread). A middleware that replaces or wraps one
+ * it directly. A middleware that replaces or wraps one
  * of them (on the response, or on `app.response`/`fw.response`) gets every
  * call Express makes, with Express's arguments, in Express's order.
  */
@@ -338,11 +337,6 @@ const ownStatus = response.status
 /** Would a middleware see the calls Express makes to `res.get`, `set`, `type` and `status`? */
 function expressCalls(res: Response): boolean {
   return res.get !== ownGet || res.set !== ownSet || res.type !== ownType || res.status !== ownStatus
-}
-
-/** A header of `res` read as Express reads it, through `res.get` (req.fresh reads the ETag and Last-Modified so). */
-export function headerOf(res: Response, name: string): number | string | string[] | undefined {
-  return res.get(name)
 }
 
 /**

@@ -181,7 +181,7 @@ function lengthAndEtag(res: Response, chunk: string | ArrayBufferView, length: n
  * express-session) can tell what it is called with, and while it runs it may
  * still set headers: it gets exactly that. Node's own `end` only shows the
  * bytes, so the string stays a string, and Node writes head and body in one
- * piece instead of two (a hello world's instructions: 10% fewer):
+ * piece instead of two:
  * - an ASCII body goes as latin1: the head then leaves in latin1 as Express's
  *   does, and the body's bytes are the same in either encoding;
  * - any other body goes as UTF-8 unless the head holds a byte above 0x7F

@@ -1,8 +1,7 @@
 // Content-Type helpers for the response: normalising what res.set / res.type
 // receive, putting `charset=utf-8` on text bodies, and the media types of
 // res.format keys. Results are memoised in small bounded maps: apps use a
-// handful of types, and parsing them again on every response costs a JSON
-// response 5% more instructions.
+// handful of types, and parsing them again on every response is repeated work.
 // Named imports: content-type is compiled with __esModule and has no default export.
 import { format as formatContentType, parse as parseContentType } from 'content-type'
 import mime from 'mime-types'
